@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# hugepar: reserve huge pages per NUMA node, in parallel, from the initramfs.
+
+VERSION     := 0.1
+PREFIX      ?= /usr
+SBINDIR     ?= $(PREFIX)/sbin
+MANDIR      ?= $(PREFIX)/share/man
+SYSCONFDIR  ?= /etc
+DRACUTDIR   ?= $(shell pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
+MODULEDIR   := $(DRACUTDIR)/90hugepar
+DESTDIR     ?=
+
+CC          := musl-gcc
+HOSTCC      ?= cc
+CLANG       ?= clang
+BUILD       := build
+CFLAGS      ?= -O2
+WARN        := -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2 -Wno-format-nonliteral
+CPPFLAGS    := -DHUGEPAR_VERSION='"$(VERSION)"' -D_GNU_SOURCE
+
+SRCS        := src/util.c src/path.c src/topology.c src/settings.c src/plan.c src/json.c \
+               src/report.c src/engine.c src/record.c src/main.c
+HDRS        := $(wildcard src/*.h)
+# The pure parts, for unit tests and fuzzing (no libnuma, no kernel).
+PURE        := src/util.c src/path.c src/topology.c src/settings.c src/plan.c src/json.c
+
+# libnuma from numactl's source, built against musl. NUMACTL_SRC=dir skips the fetch.
+NUMACTL_SRC ?= $(BUILD)/src/numactl
+LIBNUMA_SRC := libnuma.c syscall.c distance.c affinity.c sysfs.c rtnetlink.c
+MULTIARCH   := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+KINC        := $(BUILD)/kinc
+
+all: hugepar
+
+$(BUILD)/src/numactl/libnuma.c:
+	scripts/fetch-numactl.sh $(BUILD)/src
+
+# musl-gcc does not search the system include path: give it the kernel's uapi headers.
+$(KINC)/.stamp:
+	mkdir -p $(KINC)
+	ln -sfn /usr/include/linux $(KINC)/linux
+	ln -sfn /usr/include/asm-generic $(KINC)/asm-generic
+	ln -sfn /usr/include/$(MULTIARCH)/asm $(KINC)/asm
+	touch $@
+
+comma := ,
+
+# Build libnuma for a compiler ($1: dir, $2: cc, $3: flags).
+define libnuma
+$(1)/libnuma.a: $(NUMACTL_SRC)/libnuma.c $(KINC)/.stamp
+	rm -rf $(1) && mkdir -p $(1)/inc
+	: > $(1)/config.h
+	cp $(NUMACTL_SRC)/numa.h $(NUMACTL_SRC)/numaif.h $(NUMACTL_SRC)/numacompat1.h $(1)/inc/
+	cd $(1) && for f in $(LIBNUMA_SRC:.c=); do \
+		$(2) $(3) -w -I. -I$(abspath $(NUMACTL_SRC)) -isystem $(abspath $(KINC)) \
+			-c $(abspath $(NUMACTL_SRC))/$$$$f.c -o $$$$f.o || exit 1; done
+	ar rcs $$@ $(addprefix $(1)/,$(LIBNUMA_SRC:.c=.o))
+endef
+$(eval $(call libnuma,$(BUILD)/musl,$(CC),-O2))
+$(eval $(call libnuma,$(BUILD)/san,$(CLANG),-O1 -g -fsanitize=address$(comma)undefined))
+
+MUSL_FLAGS  = $(CPPFLAGS) $(WARN) $(CFLAGS) -I$(BUILD)/musl/inc -isystem $(KINC) -static
+
+hugepar: $(SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
+	$(CC) $(MUSL_FLAGS) -o $@ $(SRCS) $(BUILD)/musl/libnuma.a
+	@strip -o $(BUILD)/hugepar.stripped $@ && \
+		echo "hugepar: $$(stat -c %s $(BUILD)/hugepar.stripped) bytes stripped"
+
+# Test build: the same binary with the fault-injection seam (HUGEPAR_FAULT).
+hugepar-test: $(SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
+	$(CC) $(MUSL_FLAGS) -DHUGEPAR_TESTING -o $@ $(SRCS) $(BUILD)/musl/libnuma.a
+
+# Sanitizer build of the binary, and the unit tests (host compiler).
+$(BUILD)/hugepar-san: $(SRCS) $(HDRS) $(BUILD)/san/libnuma.a
+	$(CLANG) $(CPPFLAGS) -DHUGEPAR_TESTING -O1 -g -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -I$(BUILD)/san/inc -isystem $(KINC) -o $@ $(SRCS) $(BUILD)/san/libnuma.a
+
+$(BUILD)/unit: test/unit.c $(PURE) $(HDRS)
+	@mkdir -p $(BUILD)
+	$(HOSTCC) $(CPPFLAGS) $(WARN) -O1 -g -Isrc -o $@ test/unit.c $(PURE)
+
+$(BUILD)/unit-san: test/unit.c $(PURE) $(HDRS)
+	@mkdir -p $(BUILD)
+	$(CLANG) $(CPPFLAGS) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-Isrc -o $@ test/unit.c $(PURE)
+
+# The README's commands: each installs what it needs first.
+check:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory check-all
+
+check-all: hugepar hugepar-test $(BUILD)/unit $(BUILD)/unit-san $(BUILD)/hugepar-san
+	test/run.sh
+
+check-fast: hugepar hugepar-test $(BUILD)/unit
+	HUGEPAR_SKIP_SAN=1 HUGEPAR_SKIP_BOOT=1 test/run.sh
+
+fuzz: $(PURE) test/fuzz.c
+	@mkdir -p $(BUILD)/fuzz-corpus
+	$(CLANG) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
+		-o $(BUILD)/fuzz test/fuzz.c $(PURE)
+	cp test/fuzz-seeds/* $(BUILD)/fuzz-corpus/
+	$(BUILD)/fuzz -max_total_time=$${FUZZ_SECONDS:-60} $(BUILD)/fuzz-corpus
+
+syncheck:
+	@for f in module-setup.sh hook/*.sh test/*.sh scripts/*.sh bench/*.sh .ci/run; do \
+		[ -f "$$f" ] || continue; \
+		sh -n "$$f" && bash --posix -n "$$f" || exit 1; \
+		if command -v shellcheck >/dev/null; then shellcheck -S warning "$$f" || exit 1; fi; \
+	done; echo "syncheck: ok"
+
+deps:
+	scripts/deps.sh
+
+install: hugepar
+	install -D -m 0755 hugepar $(DESTDIR)$(SBINDIR)/hugepar
+	install -D -m 0755 module-setup.sh $(DESTDIR)$(MODULEDIR)/module-setup.sh
+	for f in hook/*; do install -D -m 0644 $$f $(DESTDIR)$(MODULEDIR)/$$(basename $$f); done
+	install -D -m 0644 config/hugepar.conf $(DESTDIR)$(MODULEDIR)/hugepar.conf.default
+	[ -e $(DESTDIR)$(SYSCONFDIR)/hugepar.conf ] || \
+		install -D -m 0644 config/hugepar.conf $(DESTDIR)$(SYSCONFDIR)/hugepar.conf
+	install -d $(DESTDIR)$(SYSCONFDIR)/hugepar.conf.d
+	install -D -m 0644 doc/hugepar.8 $(DESTDIR)$(MANDIR)/man8/hugepar.8
+	install -D -m 0644 doc/hugepar.conf.5 $(DESTDIR)$(MANDIR)/man5/hugepar.conf.5
+	install -D -m 0644 doc/dracut-hugepar.7 $(DESTDIR)$(MANDIR)/man7/dracut-hugepar.7
+
+indent:
+	clang-format -i src/*.c src/*.h test/*.c
+
+demo:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory hugepar
+	test/boot.sh demo
+
+bench: hugepar
+	bench/run.sh
+
+clean:
+	rm -rf hugepar hugepar-test $(BUILD)/musl $(BUILD)/san $(BUILD)/unit* $(BUILD)/hugepar-* $(BUILD)/fuzz test/out
+
+.PHONY: all check check-all check-fast fuzz syncheck deps install indent demo bench clean

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan.c - pure: settings and topology in, per-node targets and thread counts out. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+const char *cut_name(enum hp_cut c)
+{
+	switch (c) {
+	case HP_CUT_NONE:
+		return "";
+	case HP_CUT_FLOOR:
+		return "floor kept";
+	case HP_CUT_MEMORY:
+		return "memory not there";
+	case HP_CUT_GROW:
+		return "grow mode";
+	case HP_CUT_NO_MEMORY:
+		return "node without memory";
+	}
+	return "?";
+}
+
+static uint64_t share_of(uint64_t total, uint64_t hundredths)
+{
+	return (uint64_t)((unsigned __int128)total * hundredths / 10000);
+}
+
+static uint64_t requested_pages(const struct hp_amount *a, const struct hp_node *nd,
+				uint64_t page_bytes)
+{
+	switch (a->kind) {
+	case HP_AMOUNT_COUNT:
+		return a->value;
+	case HP_AMOUNT_BYTES:
+		return a->value / page_bytes;
+	case HP_AMOUNT_PERCENT:
+		return share_of(nd->mem_total, a->value) / page_bytes;
+	}
+	return 0;
+}
+
+unsigned plan_auto_threads(unsigned ncpus, uint64_t work_bytes)
+{
+	uint64_t by_work = (work_bytes + HP_AUTO_BYTES_PER_WORKER - 1) / HP_AUTO_BYTES_PER_WORKER;
+	unsigned by_cpus = ncpus < 4 ? ncpus : (ncpus + 1) / 2;
+
+	if (work_bytes == 0 || ncpus == 0)
+		return 0;
+	return by_work < by_cpus ? (unsigned)by_work : by_cpus;
+}
+
+/*
+ * Spread 'total' over n weights in proportion: every non-zero weight first gets one
+ * while total allows (the heaviest first), then each further one goes to the weight
+ * with the most work per share it already has (the divisor method of D'Hondt).
+ */
+static void spread(unsigned total, const uint64_t *w, unsigned n, unsigned *out)
+{
+	unsigned left = total;
+
+	for (unsigned i = 0; i < n; i++)
+		out[i] = 0;
+	while (left) {
+		unsigned best = n;
+
+		for (unsigned i = 0; i < n; i++) {
+			if (!w[i])
+				continue;
+			if (best == n) {
+				best = i;
+				continue;
+			}
+			/* w[i]/out[i] > w[best]/out[best], with x/0 above every x/k */
+			if (!out[best] && !out[i] ? w[i] > w[best]
+			    : !out[i]	       ? true
+			    : !out[best]       ? false
+					       : (unsigned __int128)w[i] * out[best] >
+						 (unsigned __int128)w[best] * out[i])
+				best = i;
+		}
+		if (best == n)
+			break;
+		out[best]++;
+		left--;
+	}
+}
+
+int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct hp_plan *p)
+{
+	uint64_t *wsize = NULL;
+	unsigned *wout = NULL;
+
+	memset(p, 0, sizeof(*p));
+	p->nnodes = t->nnodes;
+	p->nsizes = t->nsizes;
+	p->cells = calloc((size_t)t->nnodes * (t->nsizes ? t->nsizes : 1), sizeof(*p->cells));
+	p->floor = calloc(t->nnodes, sizeof(*p->floor));
+	p->work = calloc(t->nnodes, sizeof(*p->work));
+	p->threads = calloc(t->nnodes, sizeof(*p->threads));
+	wsize = calloc(HP_MAX_SIZES, sizeof(*wsize));
+	wout = calloc(HP_MAX_SIZES, sizeof(*wout));
+	if (!p->cells || !p->floor || !p->work || !p->threads || !wsize || !wout) {
+		free(wsize);
+		free(wout);
+		plan_free(p);
+		return -ENOMEM;
+	}
+
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		const struct hp_node *nd = &t->nodes[n];
+
+		if (nd->has_memory)
+			p->floor[n] = s->reserve.kind == HP_AMOUNT_PERCENT
+					      ? share_of(nd->mem_total, s->reserve.value)
+					      : s->reserve.value;
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			struct hp_cell *c = plan_cell(p, n, z);
+			const struct hp_pool *pl = &nd->pool[z];
+
+			c->current = pl->nr > pl->surplus ? pl->nr - pl->surplus : 0;
+			c->target = c->current;
+		}
+	}
+
+	/* Entries in order: a later one overrides an earlier one for the same cell. */
+	for (unsigned i = 0; i < s->nentries; i++) {
+		const struct hp_entry *e = &s->entries[i];
+		int z = topology_size_index(t, e->size_kb);
+
+		if (z < 0)
+			continue; /* settings_validate() reported it */
+		for (unsigned n = 0; n < t->nnodes; n++) {
+			struct hp_cell *c = plan_cell(p, n, z);
+
+			if (!e->all_nodes && !idset_has(&e->nodes, t->nodes[n].id))
+				continue;
+			c->requested_set = true;
+			c->requested = requested_pages(&e->amount, &t->nodes[n], e->size_kb * 1024);
+		}
+	}
+
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		const struct hp_node *nd = &t->nodes[n];
+		uint64_t avail = nd->mem_free > p->floor[n] ? nd->mem_free - p->floor[n] : 0;
+
+		/* Shrinks first: in exact mode the memory they free serves the growth. */
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			struct hp_cell *c = plan_cell(p, n, z);
+			uint64_t freed;
+
+			if (!c->requested_set || c->requested >= c->current)
+				continue;
+			if (s->mode == HP_MODE_GROW) {
+				c->cut = HP_CUT_GROW;
+				continue;
+			}
+			c->target = c->requested;
+			if (!mul_u64(c->current - c->target, t->sizes[z].kb * 1024, &freed) ||
+			    !add_u64(avail, freed, &avail))
+				avail = UINT64_MAX;
+		}
+		/* Growth, largest pages first: they need contiguous memory the most. */
+		for (unsigned zz = t->nsizes; zz-- > 0;) {
+			struct hp_cell *c = plan_cell(p, n, zz);
+			uint64_t psz = t->sizes[zz].kb * 1024, need, maxnew;
+
+			if (!c->requested_set || c->requested <= c->current)
+				continue;
+			if (!nd->has_memory) {
+				c->cut = HP_CUT_NO_MEMORY;
+				continue;
+			}
+			need = c->requested - c->current;
+			maxnew = avail / psz;
+			if (need > maxnew) {
+				c->cut = need > nd->mem_free / psz ? HP_CUT_MEMORY : HP_CUT_FLOOR;
+				need = maxnew;
+			}
+			c->target = c->current + need;
+			avail -= need * psz;
+			if (t->sizes[zz].parallel)
+				p->work[n] += need * psz;
+		}
+	}
+
+	/* Threads per node: auto from CPUs and work, or an explicit total spread by work. */
+	p->threads_auto = s->threads == 0;
+	if (p->threads_auto) {
+		for (unsigned n = 0; n < t->nnodes; n++)
+			p->threads[n] = plan_auto_threads(t->nodes[n].ncpus, p->work[n]);
+	} else {
+		uint64_t *w = calloc(t->nnodes, sizeof(*w));
+
+		if (!w) {
+			free(wsize);
+			free(wout);
+			plan_free(p);
+			return -ENOMEM;
+		}
+		/* Workers run on their node's CPUs: a CPU-less node is served serially. */
+		for (unsigned n = 0; n < t->nnodes; n++)
+			w[n] = t->nodes[n].ncpus ? p->work[n] : 0;
+		spread(s->threads, w, t->nnodes, p->threads);
+		free(w);
+	}
+
+	/* Each node's workers are shared among the sizes that grow there. */
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			const struct hp_cell *c = plan_cell(p, n, z);
+
+			wsize[z] = 0;
+			if (c->target > c->current && t->sizes[z].parallel)
+				wsize[z] = (c->target - c->current) * (t->sizes[z].kb * 1024);
+		}
+		spread(p->threads[n], wsize, t->nsizes, wout);
+		for (unsigned z = 0; z < t->nsizes; z++)
+			plan_cell(p, n, z)->workers = wout[z];
+		p->threads_total += p->threads[n];
+	}
+	free(wsize);
+	free(wout);
+	return 0;
+}
+
+void plan_free(struct hp_plan *p)
+{
+	free(p->cells);
+	free(p->floor);
+	free(p->work);
+	free(p->threads);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan.h - pure: settings and topology in, per-node targets and thread counts out. */
+#ifndef HUGEPAR_PLAN_H
+#define HUGEPAR_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "settings.h"
+#include "topology.h"
+
+enum hp_cut {
+	HP_CUT_NONE,
+	HP_CUT_FLOOR,     /* would eat into the node's free-memory floor */
+	HP_CUT_MEMORY,    /* the node's free memory is not there */
+	HP_CUT_GROW,      /* grow mode keeps the larger existing pool */
+	HP_CUT_NO_MEMORY, /* the node has no memory */
+};
+
+struct hp_cell {
+	bool requested_set; /* an entry names this node and size */
+	uint64_t current;   /* persistent pages now (nr - surplus) */
+	uint64_t requested;
+	uint64_t target;
+	enum hp_cut cut;
+	unsigned workers; /* concurrent workers for this node and size */
+};
+
+struct hp_plan {
+	unsigned nnodes, nsizes;
+	struct hp_cell *cells;   /* [node * nsizes + size], indexes as in the topology */
+	uint64_t *floor;         /* per node, bytes kept free */
+	uint64_t *work;          /* per node, bytes the workers allocate (parallel sizes) */
+	unsigned *threads;       /* per node */
+	unsigned threads_total;
+	bool threads_auto;
+};
+
+/* Bytes of work one auto worker should have at least, and the share of a node's CPUs
+ * auto uses at most (see doc/threads.md). */
+#define HP_AUTO_BYTES_PER_WORKER (UINT64_C(256) << 20)
+
+int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct hp_plan *p);
+void plan_free(struct hp_plan *p);
+
+static inline struct hp_cell *plan_cell(const struct hp_plan *p, unsigned node, unsigned size)
+{
+	return &p->cells[node * p->nsizes + size];
+}
+
+const char *cut_name(enum hp_cut c);
+/* The auto thread count of one node: see doc/threads.md. */
+unsigned plan_auto_threads(unsigned ncpus, uint64_t work_bytes);
+
+#endif

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* record.c - the JSON record under /run/hugepar, the kernel log line, hugepar status. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "path.h"
+#include "record.h"
+#include "report.h"
+
+#ifndef HUGEPAR_VERSION
+#define HUGEPAR_VERSION "0.1"
+#endif
+
+static int mkdir_p(const char *dir)
+{
+	char buf[4096];
+
+	if (xsnprintf(buf, sizeof(buf), "%s", dir))
+		return -ENAMETOOLONG;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+typedef void (*body_fn)(struct json_out *j, const void *arg);
+
+/* Write the record through a temp file in the same directory, then rename it. */
+static int write_atomic(const char *dir, body_fn body, const void *arg)
+{
+	char tmp[4096], final[4096];
+	struct json_out j;
+	FILE *f;
+	int fd, rc;
+
+	rc = mkdir_p(dir);
+	if (rc)
+		return rc;
+	if (xsnprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, HP_RECORD_FILE) ||
+	    xsnprintf(final, sizeof(final), "%s/%s", dir, HP_RECORD_FILE))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		rc = -errno;
+		close(fd);
+		unlink(tmp);
+		return rc;
+	}
+	json_begin(&j, f);
+	body(&j, arg);
+	json_end(&j);
+	rc = fflush(f) || fchmod(fd, 0644) || fsync(fd) ? -errno : 0;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, final))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+struct full {
+	const struct hp_settings *s;
+	const struct hp_topology *t;
+	const struct hp_plan *p;
+	const struct hp_result *res;
+	const char *why;
+};
+
+static void header(struct json_out *j, const struct full *a, const char *status)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		strcpy(u.release, "unknown");
+	json_u64(j, "format", HP_RECORD_FORMAT);
+	json_str(j, "version", HUGEPAR_VERSION);
+	json_str(j, "kernel", u.release);
+	json_str(j, "status", status);
+}
+
+static void body_full(struct json_out *j, const void *arg)
+{
+	const struct full *a = arg;
+	const struct hp_topology *t = a->t;
+	const struct hp_result *r = a->res;
+	char sz[16];
+
+	json_open(j, NULL, '{');
+	header(j, a, status_name(r->status));
+	json_str(j, "error", r->error);
+	json_u64(j, "started_unix", r->started_unix);
+	json_u64(j, "started_boot_ms", r->started_boot_ms);
+	json_u64(j, "duration_ms", r->duration_ms);
+	json_bool(j, "timed_out", r->timed_out);
+	json_bool(j, "interrupted", r->interrupted);
+	json_bool(j, "hugetlb", t->hugetlb);
+	json_u64(j, "threads", a->p->threads_total);
+	report_settings_json(j, a->s);
+	json_open(j, "sizes", '[');
+	for (unsigned z = 0; z < t->nsizes; z++) {
+		const struct hp_size_result *sr = &r->sizes[z];
+
+		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+		json_open(j, NULL, '{');
+		json_str(j, "size", sz);
+		json_u64(j, "kb", t->sizes[z].kb);
+		json_bool(j, "worked", sr->worked);
+		json_str(j, "method", sr->worked ? method_name(sr->method) : "none");
+		json_str(j, "method_note", sr->method_note);
+		json_u64(j, "workers", sr->workers);
+		json_u64(j, "ms", sr->ms);
+		json_u64(j, "overcommit_before", sr->worked ? sr->overcommit_before
+							    : t->sizes[z].overcommit);
+		json_u64(j, "overcommit_after", sr->worked ? sr->overcommit_after
+							   : t->sizes[z].overcommit);
+		json_u64(j, "surplus_before", sr->worked ? sr->surplus_before
+							 : t->sizes[z].pool.surplus);
+		json_u64(j, "surplus_after", sr->worked ? sr->surplus_after
+							: t->sizes[z].pool.surplus);
+		json_u64(j, "chunks", sr->chunks);
+		json_u64(j, "chunks_refused", sr->enomem);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	json_open(j, "nodes", '[');
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		json_open(j, NULL, '{');
+		json_u64(j, "node", t->nodes[n].id);
+		json_u64(j, "cpus", t->nodes[n].ncpus);
+		json_u64(j, "mem_total", t->nodes[n].mem_total);
+		json_u64(j, "mem_free", t->nodes[n].mem_free);
+		json_u64(j, "floor", a->p->floor[n]);
+		json_u64(j, "threads", a->p->threads[n]);
+		json_open(j, "sizes", '[');
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			const struct hp_cell *c = plan_cell(a->p, n, z);
+			const struct hp_cell_result *cr = &r->cells[n * t->nsizes + z];
+
+			format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+			json_open(j, NULL, '{');
+			json_str(j, "size", sz);
+			json_u64(j, "before", cr->before);
+			if (c->requested_set)
+				json_u64(j, "requested", c->requested);
+			else
+				json_null(j, "requested");
+			json_u64(j, "target", c->target);
+			json_u64(j, "achieved", cr->achieved);
+			json_u64(j, "workers", c->workers);
+			json_u64(j, "ms", cr->ms);
+			json_str(j, "status", status_name(cr->status));
+			json_str(j, "reason", cr->reason);
+			json_close(j, '}');
+		}
+		json_close(j, ']');
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	json_close(j, '}');
+}
+
+int record_write(const char *dir, const struct hp_settings *s, const struct hp_topology *t,
+		 const struct hp_plan *p, const struct hp_result *res)
+{
+	struct full a = { .s = s, .t = t, .p = p, .res = res };
+
+	return write_atomic(dir, body_full, &a);
+}
+
+static void body_failure(struct json_out *j, const void *arg)
+{
+	const struct full *a = arg;
+
+	json_open(j, NULL, '{');
+	header(j, a, "failed");
+	json_str(j, "error", a->why);
+	json_u64(j, "started_boot_ms", boottime_ms());
+	report_settings_json(j, a->s);
+	json_open(j, "sizes", '[');
+	json_close(j, ']');
+	json_open(j, "nodes", '[');
+	json_close(j, ']');
+	json_close(j, '}');
+}
+
+int record_failure(const char *dir, const struct hp_settings *s, const char *why)
+{
+	struct full a = { .s = s, .why = why };
+
+	return write_atomic(dir, body_failure, &a);
+}
+
+/* One line to the kernel log (when it can be opened) and to standard output. */
+static void logline(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void logline(int level, const char *fmt, ...)
+{
+	char line[512], kmsg[4096];
+	va_list ap;
+	int fd;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	printf("hugepar: %s\n", line);
+	fflush(stdout);
+	if (path_build(kmsg, sizeof(kmsg), "/dev/kmsg"))
+		return;
+	fd = open(kmsg, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return;
+	dprintf(fd, "<%d>hugepar: %s\n", level, line);
+	close(fd);
+}
+
+void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
+		 const struct hp_result *res)
+{
+	char sizes[256] = "", sz[16];
+	size_t pos = 0;
+
+	if (res->status == HP_STATUS_DISABLED) {
+		logline(6, "disabled, nothing done");
+		return;
+	}
+	for (unsigned z = 0; z < t->nsizes; z++) {
+		uint64_t target = 0, got = 0;
+
+		if (!res->sizes[z].worked)
+			continue;
+		for (unsigned n = 0; n < t->nnodes; n++) {
+			target += plan_cell(p, n, z)->target;
+			got += res->cells[n * t->nsizes + z].achieved;
+		}
+		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+		pos += snprintf(sizes + pos, sizeof(sizes) - pos, ", %s %llu/%llu pages (%s)", sz,
+				(unsigned long long)got, (unsigned long long)target,
+				method_name(res->sizes[z].method));
+		if (pos >= sizeof(sizes))
+			break;
+	}
+	logline(res->status == HP_STATUS_OK ? 6 : 4, "%s in %llu ms on %u node%s, %u threads%s%s%s",
+		status_name(res->status), (unsigned long long)res->duration_ms, t->nnodes,
+		t->nnodes == 1 ? "" : "s", p->threads_total, sizes[0] ? sizes : ", nothing to do",
+		res->error[0] ? ": " : "", res->error);
+	for (unsigned n = 0; n < t->nnodes; n++)
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			const struct hp_cell_result *cr = &res->cells[n * t->nsizes + z];
+
+			if (cr->status != HP_STATUS_PARTIAL && cr->status != HP_STATUS_FAILED &&
+			    cr->status != HP_STATUS_CAPPED)
+				continue;
+			format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+			logline(4, "node %u %s: %s, %s", t->nodes[n].id, sz,
+				status_name(cr->status), cr->reason);
+		}
+}
+
+static char *slurp(const char *file)
+{
+	FILE *f = fopen(file, "re");
+	char *buf = NULL;
+	size_t cap = 0, len = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap * 2 + 8192);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t n = fread(buf + len, 1, 4096, f);
+
+		len += n;
+		if (n < 4096)
+			break;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+int record_show(const char *dir, bool json)
+{
+	char file[4096];
+	struct json_val v;
+	const struct json_val *arr, *probs;
+	char *text;
+
+	if (xsnprintf(file, sizeof(file), "%s/%s", dir, HP_RECORD_FILE))
+		return -ENAMETOOLONG;
+	text = slurp(file);
+	if (!text) {
+		fprintf(stderr, "hugepar: no record in %s: %s\n", dir, strerror(errno));
+		return -ENOENT;
+	}
+	if (json) {
+		fputs(text, stdout);
+		free(text);
+		return 0;
+	}
+	if (json_parse(text, &v)) {
+		fprintf(stderr, "hugepar: %s is not a valid record\n", file);
+		free(text);
+		return -EINVAL;
+	}
+	free(text);
+	printf("hugepar %s on Linux %s: %s", json_get_str(&v, "version"),
+	       json_get_str(&v, "kernel"), json_get_str(&v, "status"));
+	printf(" in %lld ms, started %lld.%03lld s after boot, %lld threads\n",
+	       (long long)json_get_num(&v, "duration_ms"),
+	       (long long)json_get_num(&v, "started_boot_ms") / 1000,
+	       (long long)json_get_num(&v, "started_boot_ms") % 1000,
+	       (long long)json_get_num(&v, "threads"));
+	if (json_get_str(&v, "error")[0])
+		printf("error: %s\n", json_get_str(&v, "error"));
+
+	arr = json_get(&v, "sizes");
+	if (arr && arr->n) {
+		printf("\n%-5s %-9s %8s %9s %11s %11s  %s\n", "SIZE", "METHOD", "WORKERS", "TIME",
+		       "OVERCOMMIT", "SURPLUS", "NOTE");
+		for (unsigned i = 0; i < arr->n; i++) {
+			const struct json_val *z = &arr->kids[i];
+			char oc[32], su[32];
+
+			snprintf(oc, sizeof(oc), "%lld->%lld",
+				 (long long)json_get_num(z, "overcommit_before"),
+				 (long long)json_get_num(z, "overcommit_after"));
+			snprintf(su, sizeof(su), "%lld->%lld",
+				 (long long)json_get_num(z, "surplus_before"),
+				 (long long)json_get_num(z, "surplus_after"));
+			printf("%-5s %-9s %8lld %6lld ms %11s %11s  %s\n",
+			       json_get_str(z, "size"), json_get_str(z, "method"),
+			       (long long)json_get_num(z, "workers"),
+			       (long long)json_get_num(z, "ms"), oc, su,
+			       json_get_str(z, "method_note"));
+		}
+	}
+	arr = json_get(&v, "nodes");
+	if (arr && arr->n) {
+		printf("\n%-5s %-5s %8s %9s %8s %8s %9s  %-9s %s\n", "NODE", "SIZE", "BEFORE",
+		       "REQUESTED", "TARGET", "ACHIEVED", "TIME", "STATUS", "REASON");
+		for (unsigned i = 0; i < arr->n; i++) {
+			const struct json_val *nd = &arr->kids[i];
+			const struct json_val *zs = json_get(nd, "sizes");
+
+			for (unsigned k = 0; zs && k < zs->n; k++) {
+				const struct json_val *c = &zs->kids[k];
+				const struct json_val *rq = json_get(c, "requested");
+				char req[32] = "-";
+
+				if (!rq || rq->type != JSON_NUM) {
+					if (json_get_num(c, "before") == 0 &&
+					    json_get_num(c, "achieved") == 0)
+						continue;
+				} else {
+					snprintf(req, sizeof(req), "%lld", (long long)rq->num);
+				}
+				printf("%-5lld %-5s %8lld %9s %8lld %8lld %6lld ms  %-9s %s\n",
+				       (long long)json_get_num(nd, "node"), json_get_str(c, "size"),
+				       (long long)json_get_num(c, "before"), req,
+				       (long long)json_get_num(c, "target"),
+				       (long long)json_get_num(c, "achieved"),
+				       (long long)json_get_num(c, "ms"), json_get_str(c, "status"),
+				       json_get_str(c, "reason"));
+			}
+		}
+	}
+	probs = json_get(json_get(&v, "settings"), "problems");
+	if (probs && probs->n) {
+		printf("\nProblems in the settings:\n");
+		for (unsigned i = 0; i < probs->n; i++) {
+			const struct json_val *p = &probs->kids[i];
+
+			printf("  %s: %s=%s: %s\n", json_get_str(p, "origin"), json_get_str(p, "key"),
+			       json_get_str(p, "value"), json_get_str(p, "message"));
+		}
+	}
+	json_free(&v);
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* record.h - the JSON record under /run/hugepar, the kernel log line, hugepar status. */
+#ifndef HUGEPAR_RECORD_H
+#define HUGEPAR_RECORD_H
+
+#include <stdbool.h>
+
+#include "engine.h"
+#include "plan.h"
+#include "settings.h"
+#include "topology.h"
+
+#define HP_RECORD_DIR	 "/run/hugepar"
+#define HP_RECORD_FILE	 "status.json"
+#define HP_RECORD_FORMAT 1
+
+/* Write dir/status.json atomically (temp file + rename), mode 0644. */
+int record_write(const char *dir, const struct hp_settings *s, const struct hp_topology *t,
+		 const struct hp_plan *p, const struct hp_result *res);
+/* A record for a run that could not start (no topology). */
+int record_failure(const char *dir, const struct hp_settings *s, const char *why);
+/* One summary line, and one warning per node that fell short, to /dev/kmsg and stdout. */
+void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
+		 const struct hp_result *res);
+/* Print the last record as tables, or as it is (JSON). */
+int record_show(const char *dir, bool json);
+
+#endif

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report.c - the topology and the plan, as a table or as JSON (hugepar plan). */
+#include <string.h>
+
+#include "report.h"
+
+void report_problem_line(FILE *f, const struct hp_problem *p)
+{
+	if (p->key[0])
+		fprintf(f, "%s: %s=%s: %s\n", p->origin, p->key, p->value, p->message);
+	else
+		fprintf(f, "%s: %s\n", p->origin, p->message);
+}
+
+void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
+		      const struct hp_plan *p)
+{
+	char a[32], b[32], c[32], sz[16];
+
+	fprintf(f, "Topology: %u node%s%s, %u CPUs online, huge page sizes:", t->nnodes,
+		t->nnodes == 1 ? "" : "s", t->numa ? "" : " (no NUMA sysfs)", t->ncpus_online);
+	for (unsigned z = 0; z < t->nsizes; z++) {
+		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+		fprintf(f, " %s", sz);
+	}
+	fprintf(f, "%s\n", t->hugetlb ? "" : " none (kernel without hugetlb)");
+	if (t->warning[0])
+		fprintf(f, "Note: %s\n", t->warning);
+	fprintf(f, "\n%-6s %-6s %-16s %10s %10s %10s\n", "NODE", "CPUS", "CPULIST", "MEMTOTAL",
+		"MEMFREE", "FLOOR");
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		const struct hp_node *nd = &t->nodes[n];
+		char cpus[4096];
+
+		if (idset_format(nd->cpus, cpus, sizeof(cpus)))
+			strcpy(cpus, "...");
+		if (!cpus[0])
+			strcpy(cpus, "-");
+		format_bytes(nd->mem_total, a, sizeof(a));
+		format_bytes(nd->mem_free, b, sizeof(b));
+		format_bytes(p->floor[n], c, sizeof(c));
+		fprintf(f, "%-6u %-6u %-16s %10s %10s %10s\n", nd->id, nd->ncpus, cpus, a, b, c);
+	}
+
+	amount_format(&s->reserve, a, sizeof(a));
+	fprintf(f, "\nPlan: mode %s, reserve %s per node, timeout %llu.%03llus, threads %s = %u%s\n",
+		mode_name(s->mode), a, (unsigned long long)s->timeout_ms / 1000,
+		(unsigned long long)s->timeout_ms % 1000, p->threads_auto ? "auto" : "set",
+		p->threads_total, s->enabled ? "" : " (disabled: nothing will be done)");
+	fprintf(f, "%-6s %-5s %10s %10s %10s %10s %8s  %s\n", "NODE", "SIZE", "CURRENT",
+		"REQUESTED", "TARGET", "CHANGE", "WORKERS", "NOTE");
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			const struct hp_cell *cl = plan_cell(p, n, z);
+			long long change = (long long)(cl->target - cl->current);
+
+			if (!cl->requested_set && cl->current == 0)
+				continue;
+			format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+			if (cl->requested_set)
+				snprintf(a, sizeof(a), "%llu", (unsigned long long)cl->requested);
+			else
+				strcpy(a, "-");
+			fprintf(f, "%-6u %-5s %10llu %10s %10llu %+10lld %8u  %s\n",
+				t->nodes[n].id, sz, (unsigned long long)cl->current, a,
+				(unsigned long long)cl->target, change, cl->workers,
+				cut_name(cl->cut));
+		}
+	}
+	if (s->nproblems) {
+		fprintf(f, "\nProblems (%u%s):\n", s->nproblems + s->problems_dropped,
+			s->problems_dropped ? ", some not kept" : "");
+		for (unsigned i = 0; i < s->nproblems; i++) {
+			fputs("  ", f);
+			report_problem_line(f, &s->problems[i]);
+		}
+	}
+}
+
+void report_settings_json(struct json_out *j, const struct hp_settings *s)
+{
+	char buf[64];
+
+	json_open(j, "settings", '{');
+	json_bool(j, "enabled", s->enabled);
+	json_str(j, "mode", mode_name(s->mode));
+	amount_format(&s->reserve, buf, sizeof(buf));
+	json_str(j, "reserve", buf);
+	if (s->threads)
+		json_u64(j, "threads", s->threads);
+	else
+		json_str(j, "threads", "auto");
+	json_u64(j, "timeout_ms", s->timeout_ms);
+	json_open(j, "pages", '[');
+	for (unsigned i = 0; i < s->nentries; i++) {
+		json_open(j, NULL, '{');
+		json_str(j, "entry", s->entries[i].text);
+		json_str(j, "origin", s->entries[i].origin);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	json_open(j, "sources", '[');
+	for (unsigned i = 0; i < s->nsources; i++)
+		json_str(j, NULL, s->sources[i]);
+	json_close(j, ']');
+	json_open(j, "problems", '[');
+	for (unsigned i = 0; i < s->nproblems; i++) {
+		const struct hp_problem *p = &s->problems[i];
+
+		json_open(j, NULL, '{');
+		json_str(j, "origin", p->origin);
+		json_str(j, "key", p->key);
+		json_str(j, "value", p->value);
+		json_str(j, "message", p->message);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	json_u64(j, "problems_not_kept", s->problems_dropped);
+	json_close(j, '}');
+}
+
+void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
+		      const struct hp_plan *p)
+{
+	struct json_out j;
+	char sz[16];
+
+	json_begin(&j, f);
+	json_open(&j, NULL, '{');
+	json_open(&j, "topology", '{');
+	json_bool(&j, "numa", t->numa);
+	json_bool(&j, "hugetlb", t->hugetlb);
+	json_u64(&j, "cpus_online", t->ncpus_online);
+	json_open(&j, "sizes_kb", '[');
+	for (unsigned z = 0; z < t->nsizes; z++)
+		json_u64(&j, NULL, t->sizes[z].kb);
+	json_close(&j, ']');
+	json_open(&j, "nodes", '[');
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		const struct hp_node *nd = &t->nodes[n];
+		char cpus[4096];
+
+		if (idset_format(nd->cpus, cpus, sizeof(cpus)))
+			strcpy(cpus, "...");
+		json_open(&j, NULL, '{');
+		json_u64(&j, "node", nd->id);
+		json_u64(&j, "cpus", nd->ncpus);
+		json_str(&j, "cpulist", cpus);
+		json_bool(&j, "has_memory", nd->has_memory);
+		json_u64(&j, "mem_total", nd->mem_total);
+		json_u64(&j, "mem_free", nd->mem_free);
+		json_close(&j, '}');
+	}
+	json_close(&j, ']');
+	json_str(&j, "warning", t->warning);
+	json_close(&j, '}');
+	report_settings_json(&j, s);
+	json_open(&j, "plan", '{');
+	json_u64(&j, "threads", p->threads_total);
+	json_bool(&j, "threads_auto", p->threads_auto);
+	json_open(&j, "nodes", '[');
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		json_open(&j, NULL, '{');
+		json_u64(&j, "node", t->nodes[n].id);
+		json_u64(&j, "floor", p->floor[n]);
+		json_u64(&j, "work_bytes", p->work[n]);
+		json_u64(&j, "threads", p->threads[n]);
+		json_open(&j, "sizes", '[');
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			const struct hp_cell *c = plan_cell(p, n, z);
+
+			format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+			json_open(&j, NULL, '{');
+			json_str(&j, "size", sz);
+			json_u64(&j, "current", c->current);
+			if (c->requested_set)
+				json_u64(&j, "requested", c->requested);
+			else
+				json_null(&j, "requested");
+			json_u64(&j, "target", c->target);
+			json_u64(&j, "workers", c->workers);
+			json_str(&j, "cut", cut_name(c->cut));
+			json_close(&j, '}');
+		}
+		json_close(&j, ']');
+		json_close(&j, '}');
+	}
+	json_close(&j, ']');
+	json_close(&j, '}');
+	json_close(&j, '}');
+	json_end(&j);
+}

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Golden tests: run `hugepar plan` on fixture trees made from test/machines/*.desc and
+# compare the text and JSON with test/golden/. HUGEPAR_REGEN=1 rewrites the expected
+# files (review the diff before committing them).
+. "$(dirname "$0")/lib.sh"
+
+run_golden() { # BIN LABEL
+	local bin=$1 label=$2 d n fx
+	for d in "$TOP"/test/machines/*.desc; do
+		n=$(basename "$d" .desc)
+		fx=$OUT/fixtures/$n
+		"$TOP/test/mkfixture.sh" "$d" "$fx" || { fail "$label $n: fixture"; continue; }
+		for fmt in txt json; do
+			local args=() got=$OUT/golden-$label-$n.$fmt want=$TOP/test/golden/$n.$fmt
+			[ $fmt = json ] && args=(--json)
+			"$bin" plan --sysroot "$fx" --config /dev/null "${args[@]}" >"$got" 2>"$got.err"
+			cat "$got.err" >>"$got"
+			if [ "${HUGEPAR_REGEN:-}" = 1 ] && [ "$label" = plan ]; then
+				mkdir -p "$TOP/test/golden"
+				cp "$got" "$want"
+			fi
+			if diff -u "$want" "$got" >"$got.diff"; then
+				pass "$label $n.$fmt"
+			else
+				fail "$label $n.$fmt (diff in $got.diff)"
+				head -20 "$got.diff"
+			fi
+		done
+	done
+}
+
+run_golden "$TOP/hugepar" plan
+if [ -z "${HUGEPAR_SKIP_SAN:-}" ] && [ -x "$TOP/build/hugepar-san" ]; then
+	run_golden "$TOP/build/hugepar-san" sanitizers
+fi
+echo "golden: $(summary_line)"

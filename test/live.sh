@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Live tests: reserve real huge pages on this machine with the test build of hugepar
+# (fault-injection seam), check pools, overcommit, surplus and the record. Every pool
+# is put back as it was, pass or fail.
+. "$(dirname "$0")/lib.sh"
+
+HP=$TOP/hugepar-test
+H=/sys/kernel/mm/hugepages
+S2=$H/hugepages-2048kB
+
+if [ "$(id -u)" != 0 ] || [ ! -w "$S2/nr_hugepages" ]; then
+	skip "live tests: need root and a writable $S2 (2M huge pages)"
+	echo "live: $(summary_line)"
+	exit 0
+fi
+
+declare -A SAVED_NR SAVED_OC
+for d in "$H"/hugepages-*; do
+	SAVED_NR[$d]=$(cat "$d/nr_hugepages")
+	SAVED_OC[$d]=$(cat "$d/nr_overcommit_hugepages")
+done
+restore() {
+	for d in "${!SAVED_NR[@]}"; do
+		# gigantic sizes refuse any overcommit write on older kernels: only if changed
+		[ "$(cat "$d/nr_overcommit_hugepages")" = "${SAVED_OC[$d]}" ] ||
+			echo "${SAVED_OC[$d]}" >"$d/nr_overcommit_hugepages"
+		echo "${SAVED_NR[$d]}" >"$d/nr_hugepages"
+	done
+}
+trap restore EXIT INT TERM
+empty() { echo 0 >"$S2/nr_hugepages"; }
+
+nodes() { ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l; }
+node0() { cat /sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages; }
+REC=$OUT/live-record
+
+# apply NAME EXPECTED_RC ARGS...: run hugepar-test apply with its own record dir.
+apply() {
+	local name=$1 want=$2 rc
+	shift 2
+	rm -rf "$REC"
+	"$HP" apply --config /dev/null --record-dir "$REC" "$@" >"$OUT/live-$name.log" 2>&1
+	rc=$?
+	expect_eq "$name: exit code" "$rc" "$want"
+}
+
+# consistent NAME: overcommit back, no surplus left, record matches sysfs.
+consistent() {
+	expect_eq "$1: overcommit restored" "$(cat "$S2/nr_overcommit_hugepages")" "${SAVED_OC[$S2]}"
+	expect_eq "$1: no surplus left" "$(cat "$S2/surplus_hugepages")" 0
+	expect_eq "$1: record achieved = pool" \
+		"$(jq_py "$REC/status.json" "r['nodes'][0]['sizes'][0]['achieved']")" "$(cat "$S2/nr_hugepages")"
+	check "$1: record has the documented format" python3 "$TOP/test/check-record.py" \
+		"$TOP/doc/record.md" "$REC/status.json"
+}
+
+field() { jq_py "$REC/status.json" "$1"; }
+
+# 1. parallel, 1 GiB
+empty
+apply parallel 0 --method=parallel --cmdline "rd.hugepar.pages=2M:512"
+expect_eq "parallel: pool" "$(cat "$S2/nr_hugepages")" 512
+[ "$(nodes)" -ge 1 ] && expect_eq "parallel: node 0 pool" "$(node0)" 512
+expect_eq "parallel: method" "$(field "r['sizes'][0]['method']")" parallel
+expect_eq "parallel: status" "$(field "r['status']")" ok
+expect_eq "parallel: cell status" "$(field "r['nodes'][0]['sizes'][0]['status']")" ok
+check "parallel: workers ran" test "$(field "r['sizes'][0]['workers']")" -ge 1
+consistent parallel
+check "status shows the record" sh -c "'$HP' status -d '$REC' | grep -q '^0 *2M *0 *512 *512 *512 .* ok'"
+check "status --json is the record" cmp -s "$REC/status.json" <("$HP" status -d "$REC" --json)
+
+# 2. serial, 2 GiB
+empty
+apply serial 0 --method=serial --cmdline "rd.hugepar.pages=2M:2G"
+expect_eq "serial: pool" "$(cat "$S2/nr_hugepages")" 1024
+expect_eq "serial: method" "$(field "r['sizes'][0]['method']")" serial
+consistent serial
+
+# 3. beyond free memory: capped at free minus the floor, quickly. Ask for all but
+# 1 GiB of what is free, keep 4 GiB: the floor is what cuts.
+empty
+ask_mb=$(( $(awk '/MemFree/ {print $2}' /proc/meminfo) / 1024 - 1024 ))
+apply capped 64 --cmdline "rd.hugepar.pages=2M:${ask_mb}M rd.hugepar.reserve=4G"
+expect_eq "capped: cell status" "$(field "r['nodes'][0]['sizes'][0]['status']")" capped
+check "capped: reason names the floor" sh -c "grep -q 'floor kept' '$REC/status.json'"
+free_kb=$(awk '/MemFree/ {print $2}' /proc/meminfo)
+check "capped: floor kept ($free_kb kB free)" test "$free_kb" -ge $((4 * 1024 * 1024 - 65536))
+check "capped: pool is large" test "$(cat "$S2/nr_hugepages")" -ge 1024
+echo "     capped: $(field "r['duration_ms']") ms for $(cat "$S2/nr_hugepages") pages"
+consistent capped
+
+# 4. a tiny deadline
+empty
+HUGEPAR_FAULT=delay:20 apply deadline 64 --method=parallel \
+	--cmdline "rd.hugepar.pages=2M:8G rd.hugepar.timeout=0.05 rd.hugepar.threads=1"
+expect_eq "deadline: timed_out" "$(field "r['timed_out']")" True
+consistent deadline
+
+# 5. SIGTERM in the middle of a run (each reservation made slow by the seam)
+empty
+rm -rf "$REC"
+HUGEPAR_FAULT=delay:100 "$HP" apply --config /dev/null --record-dir "$REC" --method=parallel \
+	--cmdline "rd.hugepar.pages=2M:4G rd.hugepar.threads=1" >"$OUT/live-sigterm.log" 2>&1 &
+pid=$!
+sleep 0.5
+kill -TERM $pid
+wait $pid
+expect_eq "sigterm: exit code" "$?" 64
+expect_eq "sigterm: interrupted" "$(field "r['interrupted']")" True
+check "sigterm: pages kept" test "$(cat "$S2/nr_hugepages")" -gt 0
+check "sigterm: not all pages" test "$(cat "$S2/nr_hugepages")" -lt 2048
+consistent sigterm
+
+# 6. grow never shrinks; exact does
+echo 600 >"$S2/nr_hugepages"
+apply grow 0 --cmdline "rd.hugepar.pages=2M:100"
+expect_eq "grow: pool kept" "$(cat "$S2/nr_hugepages")" 600
+expect_eq "grow: reason" "$(field "r['nodes'][0]['sizes'][0]['reason']")" "grow mode kept the larger pool"
+apply exact 0 --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.mode=exact"
+expect_eq "exact: pool shrunk" "$(cat "$S2/nr_hugepages")" 100
+consistent exact
+
+# 7. fault injection: a refused chunk shrinks the chunk size and carries on
+empty
+HUGEPAR_FAULT=mmap:2 apply chunk-refused 0 --method=parallel \
+	--cmdline "rd.hugepar.pages=2M:512 rd.hugepar.threads=1"
+expect_eq "chunk-refused: pool" "$(cat "$S2/nr_hugepages")" 512
+expect_eq "chunk-refused: refusals counted" "$(field "r['sizes'][0]['chunks_refused']")" 1
+consistent chunk-refused
+
+# 8. every reservation refused: the reconcile step tops the node up serially
+empty
+HUGEPAR_FAULT=mmap apply reconcile 0 --method=parallel --cmdline "rd.hugepar.pages=2M:256"
+expect_eq "reconcile: pool" "$(cat "$S2/nr_hugepages")" 256
+consistent reconcile
+
+# 9. the kernel refuses the overcommit raise: falls back to serial and says so
+empty
+HUGEPAR_FAULT=overcommit apply fallback 0 --cmdline "rd.hugepar.pages=2M:256"
+expect_eq "fallback: method" "$(field "r['sizes'][0]['method']")" serial
+check "fallback: note" sh -c "grep -q 'refuses overcommit' '$REC/status.json'"
+expect_eq "fallback: pool" "$(cat "$S2/nr_hugepages")" 256
+consistent fallback
+
+# 10. a failing sysfs write: recorded as failed, with the reason
+empty
+HUGEPAR_FAULT=write:1 apply write-fails 1 --method=serial --cmdline "rd.hugepar.pages=2M:256"
+expect_eq "write-fails: cell status" "$(field "r['nodes'][0]['sizes'][0]['status']")" failed
+check "write-fails: reason" sh -c "grep -q 'write failed' '$REC/status.json'"
+expect_eq "write-fails: pool untouched" "$(cat "$S2/nr_hugepages")" 0
+consistent write-fails
+
+# 11. disabled: nothing touched, the record says so
+empty
+apply disabled 0 --cmdline "rd.hugepar=0 rd.hugepar.pages=2M:256"
+expect_eq "disabled: pool" "$(cat "$S2/nr_hugepages")" 0
+expect_eq "disabled: status" "$(field "r['status']")" disabled
+
+# 12. a bad option: named in the record, the valid entry still applied
+empty
+apply bad-option 64 --cmdline "rd.hugepar.pages=2M:128,2M:lots rd.hugepar.threads=-1"
+expect_eq "bad-option: valid entry applied" "$(cat "$S2/nr_hugepages")" 128
+expect_eq "bad-option: problems recorded" "$(field "len(r['settings']['problems'])")" 2
+expect_eq "bad-option: value named" "$(field "r['settings']['problems'][0]['value']")" "2M:lots"
+
+echo "live: $(summary_line)"

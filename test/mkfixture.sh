@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Make a sysfs/procfs fixture tree from a short machine description.
+#
+#   mkfixture.sh DESC DIR
+#
+# Description lines ('#' starts a comment):
+#   online LIST                      online CPUs (default: every node's CPUs)
+#   sizes KB...                      huge page sizes offered (none: no hugetlb)
+#   node ID cpus LIST mem SIZE free SIZE [pool KB:NR[:FREE[:SURPLUS]]...]
+#                                    a NUMA node; LIST may be "-" for no CPUs;
+#                                    mem 0 makes a memoryless node
+#   overcommit KB N                  global nr_overcommit_hugepages of a size
+#   nonuma                           no /sys/devices/system/node (NUMA off)
+#   meminfo SIZE SIZE                /proc/meminfo MemTotal and MemFree
+#                                    (default: the sums of the nodes)
+#   release VERSION                  /proc/sys/kernel/osrelease (default 6.1.0)
+#   cmdline WORDS...                 /proc/cmdline (default "BOOT_IMAGE=/vmlinuz quiet")
+set -eu
+
+desc=$1
+dir=$2
+rm -rf "$dir"
+mkdir -p "$dir/sys/devices/system/cpu" "$dir/sys/kernel/mm" "$dir/proc"
+
+kb() { # SIZE with K/M/G/T suffix -> kB
+	local v=$1 n=${1%[KMGTkmgt]}
+	case $v in
+	*[Kk]) echo "$n" ;;
+	*[Mm]) echo $((n * 1024)) ;;
+	*[Gg]) echo $((n * 1024 * 1024)) ;;
+	*[Tt]) echo $((n * 1024 * 1024 * 1024)) ;;
+	*) echo $((v / 1024)) ;;
+	esac
+}
+
+expand() { # cpulist -> ids, one a line
+	local part
+	[ "$1" = - ] && return
+	for part in ${1//,/ }; do
+		if [[ $part == *-* ]]; then seq "${part%-*}" "${part#*-}"; else echo "$part"; fi
+	done
+}
+
+compress() { # ids on stdin -> cpulist
+	sort -n | awk 'NR==1{s=$1;p=$1;next} $1==p+1{p=$1;next}
+		{printf "%s%s", o, (s==p?s:s"-"p); o=","; s=$1; p=$1}
+		END{if (NR) printf "%s%s", o, (s==p?s:s"-"p); print ""}'
+}
+
+sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" has_mem="" has_cpu="" node_ids=""
+declare -A onr ofree osur over
+nodes=()
+while read -r line; do
+	line=${line%%#*}
+	set -- $line
+	[ $# -eq 0 ] && continue
+	case $1 in
+	online) online=$2 ;;
+	sizes) shift; sizes="$*" ;;
+	nonuma) numa=0 ;;
+	overcommit) over[$2]=$3 ;;
+	meminfo) mt=$(kb "$2"); mf=$(kb "$3") ;;
+	cmdline) cmdline=${line#*cmdline } ;;
+	release) release=$2 ;;
+	node) nodes+=("${line}") ;;
+	*) echo "mkfixture: $desc: unknown line: $line" >&2; exit 1 ;;
+	esac
+done <"$desc"
+
+allcpus=""
+for n in "${nodes[@]}"; do
+	set -- $n
+	id=$2 cpus=$4 mem=$(kb "$6") fr=$(kb "$8")
+	shift 8
+	total=$((total + mem)) free=$((free + fr))
+	allcpus="$allcpus $(expand "$cpus" | tr '\n' ' ')"
+	nd=$dir/sys/devices/system/node/node$id
+	if [ $numa = 1 ]; then
+		mkdir -p "$nd"
+		if [ "$cpus" = - ]; then echo >"$nd/cpulist"; else echo "$cpus" >"$nd/cpulist"; fi
+		printf 'Node %s MemTotal:       %s kB\nNode %s MemFree:        %s kB\nNode %s MemUsed:        %s kB\n' \
+			"$id" "$mem" "$id" "$fr" "$id" $((mem - fr)) >"$nd/meminfo"
+		[ "$mem" -gt 0 ] && has_mem="$has_mem $id"
+		[ "$cpus" != - ] && has_cpu="$has_cpu $id"
+		node_ids="${node_ids:-} $id"
+	fi
+	for s in $sizes; do
+		nr=0 fp=0 sp=0
+		for p in "$@"; do
+			[ "$p" = pool ] && continue
+			IFS=: read -r pk pn pf ps <<<"$p"
+			if [ "$pk" = "$s" ]; then nr=$pn fp=${pf:-$pn} sp=${ps:-0}; fi
+		done
+		onr[$s]=$(( ${onr[$s]:-0} + nr )) ofree[$s]=$(( ${ofree[$s]:-0} + fp )) osur[$s]=$(( ${osur[$s]:-0} + sp ))
+		if [ $numa = 1 ] && [ "$mem" -gt 0 ]; then
+			h=$nd/hugepages/hugepages-${s}kB
+			mkdir -p "$h"
+			echo "$nr" >"$h/nr_hugepages"
+			echo "$fp" >"$h/free_hugepages"
+			echo "$sp" >"$h/surplus_hugepages"
+		fi
+	done
+done
+
+[ -n "$online" ] || online=$(printf '%s\n' $allcpus | compress)
+echo "$online" >"$dir/sys/devices/system/cpu/online"
+if [ $numa = 1 ]; then
+	nl() { printf '%s\n' $1 | compress; }
+	echo "$(nl "${node_ids:-}")" >"$dir/sys/devices/system/node/online"
+	echo "$(nl "${node_ids:-}")" >"$dir/sys/devices/system/node/possible"
+	echo "$(nl "${has_mem:-}")" >"$dir/sys/devices/system/node/has_memory"
+	echo "$(nl "${has_cpu:-}")" >"$dir/sys/devices/system/node/has_cpu"
+fi
+for s in $sizes; do
+	h=$dir/sys/kernel/mm/hugepages/hugepages-${s}kB
+	mkdir -p "$h"
+	echo "${onr[$s]}" >"$h/nr_hugepages"
+	echo "${ofree[$s]}" >"$h/free_hugepages"
+	echo "${osur[$s]}" >"$h/surplus_hugepages"
+	echo 0 >"$h/resv_hugepages"
+	echo "${over[$s]:-0}" >"$h/nr_overcommit_hugepages"
+done
+first=${sizes%% *}
+printf 'MemTotal:       %s kB\nMemFree:        %s kB\n' "${mt:-$total}" "${mf:-$free}" >"$dir/proc/meminfo"
+[ -n "$first" ] && printf 'Hugepagesize:       %s kB\n' "$first" >>"$dir/proc/meminfo"
+echo "$cmdline" >"$dir/proc/cmdline"
+mkdir -p "$dir/proc/sys/kernel"
+echo "$release" >"$dir/proc/sys/kernel/osrelease"

@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Run every test: unit (plain and with sanitizers), golden fixtures, command line, live
+# reservations on this kernel, and boots in QEMU. Ends with "N passed, N failed".
+#   HUGEPAR_SKIP_SAN=1   skip the sanitizer builds
+#   HUGEPAR_SKIP_BOOT=1  skip the QEMU boot tests
+cd "$(dirname "$0")/.." || exit 1
+. test/lib.sh
+
+# Each suite prints "NAME: N passed, N failed[, N skipped]" last; add them up.
+suite() {
+	local out line p f s
+	out=$("$@" 2>&1)
+	echo "$out" | sed '$d'
+	line=$(echo "$out" | tail -n 1)
+	echo "== $line"
+	if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)? ]]; then
+		p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} s=${BASH_REMATCH[4]:-0}
+		PASSED=$((PASSED + p)) FAILED=$((FAILED + f)) SKIPPED=$((SKIPPED + s))
+	else
+		fail "$1 ended without a count"
+	fi
+}
+
+suite build/unit
+if [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
+	suite build/unit-san
+else
+	skip "unit tests with sanitizers (HUGEPAR_SKIP_SAN)"
+fi
+suite test/golden.sh
+suite test/cli.sh
+suite test/live.sh
+if [ -z "${HUGEPAR_SKIP_BOOT:-}" ] && [ -x test/boot.sh ]; then
+	suite test/boot.sh
+else
+	skip "boot tests (HUGEPAR_SKIP_BOOT or no test/boot.sh)"
+fi
+summary_line
+[ "$FAILED" = 0 ]
