@@ -105,7 +105,8 @@ fuzz: $(PURE) test/fuzz.c
 syncheck:
 	@for f in module-setup.sh hook/*.sh test/*.sh scripts/*.sh bench/*.sh .ci/run; do \
 		[ -f "$$f" ] || continue; \
-		sh -n "$$f" && bash --posix -n "$$f" || exit 1; \
+		if head -n 1 "$$f" | grep -q bash; then bash -n "$$f" || exit 1; \
+		else sh -n "$$f" && bash --posix -n "$$f" || exit 1; fi; \
 		if command -v shellcheck >/dev/null; then shellcheck -S warning "$$f" || exit 1; fi; \
 	done; echo "syncheck: ok"
 

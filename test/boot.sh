@@ -1,0 +1,192 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Boot tests: Debian's kernel, an initramfs made by `dracut --add hugepar` from a staged
+# module tree (the system's dracut tree is not touched), a busybox root file system,
+# QEMU with emulated NUMA nodes. The root's init reads /run/hugepar and the node pools
+# after the switch and prints them on the serial console.
+#   test/boot.sh          run the boot cases
+#   test/boot.sh demo     one boot of the two-node machine, then `hugepar status`
+. "$(dirname "$0")/lib.sh"
+
+B=$OUT/boot
+mkdir -p "$B"
+KVER=${KVER:-$(cd /lib/modules && ls -d -- *-amd64 2>/dev/null | sort -V | tail -n 1)}
+KERNEL=/boot/vmlinuz-$KVER
+
+if [ -z "$KVER" ] || [ ! -r "$KERNEL" ] || ! command -v qemu-system-x86_64 >/dev/null ||
+	! command -v dracut >/dev/null || [ ! -x "$TOP/hugepar" ]; then
+	skip "boot tests: need linux-image-amd64, qemu-system-x86, dracut and a built hugepar"
+	echo "boot: $(summary_line)"
+	exit 0
+fi
+
+# A dracut tree of links to the system's, plus our module.
+stage_dracut() {
+	local d=$B/dracut m
+	rm -rf "$d"
+	cp -as /usr/lib/dracut "$d"
+	mkdir -p "$B/dracut.conf.d"
+	m=$d/modules.d/90hugepar
+	mkdir -p "$m"
+	cp "$TOP/module-setup.sh" "$TOP"/hook/* "$TOP/hugepar" "$m/"
+	cp "$TOP/config/hugepar.conf" "$m/hugepar.conf.default"
+}
+
+# initramfs FLAVOUR: nosystemd or systemd
+make_initramfs() {
+	local flavour=$1 mods="bash base udev-rules kernel-modules rootfs-block hugepar"
+	[ "$flavour" = systemd ] && mods="systemd systemd-initrd dracut-systemd $mods"
+	dracutbasedir=$B/dracut dracut --quiet --force --no-hostonly --no-early-microcode \
+		--conf /dev/null --confdir "$B/dracut.conf.d" --modules "$mods" \
+		--drivers "virtio_pci virtio_blk ext4" --kver "$KVER" "$B/initrd-$flavour.img" \
+		>"$B/dracut-$flavour.log" 2>&1
+}
+
+make_root() {
+	local r=$B/root
+	rm -rf "$r"
+	mkdir -p "$r"/{bin,sbin,usr/sbin,usr/bin,proc,sys,dev,run,tmp,etc}
+	cp "$(command -v busybox)" "$r/bin/busybox"
+	for c in sh cat ls mount poweroff sleep echo grep; do ln -s busybox "$r/bin/$c"; done
+	cp "$TOP/hugepar" "$r/usr/sbin/hugepar"
+	cat >"$r/sbin/init" <<'INIT'
+#!/bin/sh
+# The real root: report what the initramfs left, then power off.
+mount -t proc proc /proc 2>/dev/null
+mount -t sysfs sys /sys 2>/dev/null
+echo "HUGEPAR-BOOT-BEGIN"
+echo "UPTIME $(cat /proc/uptime)"
+for n in /sys/devices/system/node/node*; do
+	echo "NODE ${n##*node} $(cat "$n/hugepages/hugepages-2048kB/nr_hugepages" 2>/dev/null || echo -) $(cat "$n/hugepages/hugepages-1048576kB/nr_hugepages" 2>/dev/null || echo -)"
+done
+echo "GLOBAL $(cat /proc/sys/vm/nr_overcommit_hugepages) $(cat /sys/kernel/mm/hugepages/hugepages-2048kB/surplus_hugepages)"
+if [ -f /run/hugepar/status.json ]; then
+	echo "RECORD-BEGIN"; cat /run/hugepar/status.json; echo "RECORD-END"
+	/usr/sbin/hugepar status
+else
+	echo "NO-RECORD"
+fi
+echo "HUGEPAR-BOOT-END"
+poweroff -f
+INIT
+	chmod +x "$r/sbin/init"
+	rm -f "$B/root.img"
+	mkfs.ext4 -q -d "$r" -L hproot "$B/root.img" 32M
+}
+
+# boot NAME FLAVOUR TOPOLOGY CMDLINE: TOPOLOGY is "MB:CPUS MB:CPUS ..." per node, CPUS
+# a count (0 for a CPU-less node).
+boot() {
+	local name=$1 flavour=$2 topo=$3 cmdline=$4 args=() i=0 cpu=0 mem=0 n mb c
+	for n in $topo; do
+		mb=${n%%:*} c=${n#*:}
+		args+=(-object "memory-backend-ram,id=m$i,size=${mb}M")
+		if [ "$c" -gt 0 ]; then
+			args+=(-numa "node,nodeid=$i,cpus=$cpu-$((cpu + c - 1)),memdev=m$i")
+		else
+			args+=(-numa "node,nodeid=$i,memdev=m$i")
+		fi
+		cpu=$((cpu + c)) mem=$((mem + mb)) i=$((i + 1))
+	done
+	cp "$B/root.img" "$B/root-$name.img"
+	timeout 300 qemu-system-x86_64 -machine q35 -cpu max,pdpe1gb=on -smp "$cpu" -m "${mem}M" \
+		"${args[@]}" -kernel "$KERNEL" -initrd "$B/initrd-$flavour.img" \
+		-drive "file=$B/root-$name.img,format=raw,if=virtio" \
+		-append "console=ttyS0 root=LABEL=hproot rw panic=-1 rd.shell=0 loglevel=4 $cmdline" \
+		-display none -monitor none -serial "file:$B/$name.log" -no-reboot >/dev/null 2>&1
+	rm -f "$B/root-$name.img"
+	sed -n '/^RECORD-BEGIN/,/^RECORD-END/p' "$B/$name.log" | sed '1d;$d' | tr -d '\r' >"$B/$name.json"
+	grep -q "^HUGEPAR-BOOT-END" "$B/$name.log"
+}
+
+# node_pool NAME NODE [COLUMN]: the 2M (2) or 1G (3) pool of a node after the switch
+node_pool() { tr -d '\r' <"$B/$1.log" | awk -v n="$2" -v c="${3:-3}" '$1=="NODE" && $2==n {print $c}'; }
+rec() { jq_py "$B/$1.json" "$2"; }
+
+setup() {
+	stage_dracut
+	make_root
+	for f in nosystemd ${1:-}; do
+		if make_initramfs "$f"; then pass "dracut --add hugepar ($f)"; else
+			fail "dracut --add hugepar ($f), see $B/dracut-$f.log"; return 1; fi
+	done
+}
+
+TWO="768:1 512:1"
+
+if [ "${1:-}" = demo ]; then
+	echo "Building the initramfs and booting a two-node machine (about a minute)..."
+	setup || exit 1
+	boot demo nosystemd "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 rd.hugepar.reserve=128M" ||
+		{ echo "the boot did not finish; see $B/demo.log"; exit 1; }
+	tr -d '\r' <"$B/demo.log" | sed -n '/^RECORD-END/,/^HUGEPAR-BOOT-END/p' | sed '1d;$d'
+	exit 0
+fi
+
+setup systemd || { echo "boot: $(summary_line)"; exit 0; }
+
+# 1. two nodes of different sizes: a share and a count; threads given
+if boot shares nosystemd "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 rd.hugepar.reserve=128M rd.hugepar.threads=2"; then
+	pass "shares: boot completed"
+	want0=$(rec shares "r['nodes'][0]['sizes'][0]['target']")
+	check "shares: node 0 target is 25% of its memory" test "$want0" -ge 90
+	expect_eq "shares: node 0 pool = plan" "$(node_pool shares 0 2)" "$want0"
+	expect_eq "shares: node 1 pool = 40" "$(node_pool shares 1 2)" 40
+	expect_eq "shares: status" "$(rec shares "r['status']")" ok
+	expect_eq "shares: threads honoured" "$(rec shares "r['threads']")" 2
+	expect_eq "shares: overcommit and surplus after" "$(tr -d '\r' <"$B/shares.log" | awk '$1=="GLOBAL"{print $2, $3}')" "0 0"
+	check "shares: record format" python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$B/shares.json"
+else
+	fail "shares: boot did not finish (see $B/shares.log)"
+fi
+
+# 2. off switch: pools untouched, no record
+if boot off nosystemd "$TWO" "rd.hugepar=0 rd.hugepar.pages=2M:40"; then
+	check "off: no record" grep -q "^NO-RECORD" "$B/off.log"
+	expect_eq "off: node 0 untouched" "$(node_pool off 0 2)" 0
+else
+	fail "off: boot did not finish"
+fi
+
+# 3. a malformed option: the boot completes, the record names it, valid entries apply
+if boot malformed nosystemd "$TWO" "rd.hugepar.pages=2M:30,2M:x@1 rd.hugepar.threads=lots rd.hugepar.reserve=128M"; then
+	pass "malformed: boot completed"
+	expect_eq "malformed: valid entry applied (node 0)" "$(node_pool malformed 0 2)" 30
+	expect_eq "malformed: valid entry applied (node 1)" "$(node_pool malformed 1 2)" 30
+	expect_eq "malformed: problems named" "$(rec malformed "[p['value'] for p in r['settings']['problems']]")" "['2M:x@1', 'lots']"
+	expect_eq "malformed: status partial" "$(rec malformed "r['status']")" partial
+else
+	fail "malformed: boot did not finish"
+fi
+
+# 4. systemd in the initramfs
+if boot systemd systemd "$TWO" "rd.hugepar.pages=2M:24@0,2M:16@1 rd.hugepar.reserve=128M"; then
+	pass "systemd: boot completed"
+	expect_eq "systemd: node 0 pool" "$(node_pool systemd 0 2)" 24
+	expect_eq "systemd: node 1 pool" "$(node_pool systemd 1 2)" 16
+	expect_eq "systemd: status" "$(rec systemd "r['status']")" ok
+else
+	fail "systemd: boot did not finish"
+fi
+if boot systemd-off systemd "$TWO" "rd.hugepar=0 rd.hugepar.pages=2M:24"; then
+	check "systemd-off: no record" grep -q "^NO-RECORD" "$B/systemd-off.log"
+else
+	fail "systemd-off: boot did not finish"
+fi
+
+# 5. four nodes, one without CPUs; 1G pages on node 0 (may come out short: truthfully)
+if boot four nosystemd "512:1 512:1 512:1 1536:0" \
+	"rd.hugepar.pages=2M:20,1G:1@3 rd.hugepar.reserve=64M"; then
+	pass "four: boot completed"
+	for n in 0 1 2 3; do
+		expect_eq "four: node $n 2M pool" "$(node_pool four $n 2)" 20
+	done
+	expect_eq "four: CPU-less node has no workers" "$(rec four "r['nodes'][3]['threads']")" 0
+	got1g=$(node_pool four 3 3)
+	expect_eq "four: record tells the 1G truth" "$(rec four "r['nodes'][3]['sizes'][1]['achieved']")" "$got1g"
+	echo "     four: 1G pages on node 3: $got1g of 1 ($(rec four "r['nodes'][3]['sizes'][1]['status']"))"
+else
+	fail "four: boot did not finish"
+fi
+
+echo "boot: $(summary_line)"
