@@ -124,6 +124,7 @@ install: hugepar
 	install -D -m 0644 doc/hugepar.8 $(DESTDIR)$(MANDIR)/man8/hugepar.8
 	install -D -m 0644 doc/hugepar.conf.5 $(DESTDIR)$(MANDIR)/man5/hugepar.conf.5
 	install -D -m 0644 doc/dracut-hugepar.7 $(DESTDIR)$(MANDIR)/man7/dracut-hugepar.7
+	install -D -m 0644 config/dracut-hugepar.conf $(DESTDIR)$(PREFIX)/share/doc/hugepar/examples/dracut-hugepar.conf
 
 indent:
 	clang-format -i src/*.c src/*.h test/*.c

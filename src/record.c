@@ -216,7 +216,7 @@ static void logline(int level, const char *fmt, ...)
 {
 	char line[512], kmsg[4096];
 	va_list ap;
-	int fd;
+	int fd, n;
 
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
@@ -228,7 +228,10 @@ static void logline(int level, const char *fmt, ...)
 	fd = open(kmsg, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return;
-	dprintf(fd, "<%d>hugepar: %s\n", level, line);
+	/* One write is one kernel log record. */
+	n = snprintf(kmsg, sizeof(kmsg), "<%d>hugepar: %s\n", level, line);
+	if (n > 0 && write(fd, kmsg, MIN((size_t)n, sizeof(kmsg) - 1)) < 0)
+		n = -errno; /* the log is best effort */
 	close(fd);
 }
 

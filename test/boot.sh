@@ -49,6 +49,8 @@ make_root() {
 	cp "$(command -v busybox)" "$r/bin/busybox"
 	for c in sh cat ls mount poweroff sleep echo grep; do ln -s busybox "$r/bin/$c"; done
 	cp "$TOP/hugepar" "$r/usr/sbin/hugepar"
+	# systemd switches only into a root that looks like an OS tree
+	printf 'NAME=hugepar-test\nID=hugepar-test\n' >"$r/etc/os-release"
 	cat >"$r/sbin/init" <<'INIT'
 #!/bin/sh
 # The real root: report what the initramfs left, then power off.
@@ -100,7 +102,7 @@ boot() {
 }
 
 # node_pool NAME NODE [COLUMN]: the 2M (2) or 1G (3) pool of a node after the switch
-node_pool() { tr -d '\r' <"$B/$1.log" | awk -v n="$2" -v c="${3:-3}" '$1=="NODE" && $2==n {print $c}'; }
+node_pool() { tr -d '\r' <"$B/$1.log" | awk -v n="$2" -v c="${3:-3}" '$1=="NODE" && $2==n {print $(c + 1)}'; }
 rec() { jq_py "$B/$1.json" "$2"; }
 
 setup() {

@@ -28,6 +28,18 @@ if [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
 else
 	skip "unit tests with sanitizers (HUGEPAR_SKIP_SAN)"
 fi
+check "make syncheck" make --no-print-directory -s syncheck
+rm -rf "$OUT/install"
+if make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
+	for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \
+		usr/share/man/man5/hugepar.conf.5 usr/share/man/man7/dracut-hugepar.7 \
+		"$(pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)/90hugepar/module-setup.sh"; do
+		check "make install: $f" test -e "$OUT/install/${f#/}"
+	done
+	check "binary is static" sh -c "file -L hugepar | grep -q 'statically linked'"
+else
+	fail "make install DESTDIR (see $OUT/install.log)"
+fi
 suite test/golden.sh
 suite test/cli.sh
 suite test/live.sh
