@@ -136,6 +136,7 @@ demo:
 
 bench: hugepar
 	bench/run.sh
+	bench/qemu.sh
 
 clean:
 	rm -rf hugepar hugepar-test $(BUILD)/musl $(BUILD)/san $(BUILD)/unit* $(BUILD)/hugepar-* $(BUILD)/fuzz test/out
