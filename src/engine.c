@@ -622,7 +622,7 @@ static void reconcile(struct size_job *j)
 	run_serial(j, false);
 }
 
-static void __attribute__((noreturn)) size_main(struct size_job *j, int outfd)
+static void size_run(struct size_job *j)
 {
 	const struct hp_topology *t = j->t;
 	uint64_t kb = t->sizes[j->z].kb, t0 = now_ms();
@@ -664,8 +664,14 @@ static void __attribute__((noreturn)) size_main(struct size_job *j, int outfd)
 		j->rep.sr.surplus_after = gp.surplus;
 	}
 	j->rep.sr.ms = now_ms() - t0;
+}
+
+/* A coordinator process for one size, when several sizes run concurrently. */
+static void __attribute__((noreturn)) size_main(struct size_job *j, int outfd)
+{
+	size_run(j);
 	xwrite(outfd, &j->rep, sizeof(j->rep));
-	xwrite(outfd, j->notes, t->nnodes * sizeof(*j->notes));
+	xwrite(outfd, j->notes, j->t->nnodes * sizeof(*j->notes));
 	_exit(0);
 }
 
@@ -708,7 +714,7 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 	struct node_note *notes;
 	struct hp_topology after;
 	uint64_t start = now_ms(), deadline = start + s->timeout_ms;
-	unsigned ncoord = 0, live, worked = 0, bad = 0, failed = 0;
+	unsigned ncoord = 0, live, worked = 0, bad = 0, failed = 0, nwork = 0;
 	bool told = false, killed = false;
 
 	memset(res, 0, sizeof(*res));
@@ -750,6 +756,8 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 	/* Make sure libnuma's state is set up before the workers are forked. */
 	(void)numa_available();
 
+	for (unsigned z = 0; z < t->nsizes; z++)
+		nwork += size_has_work(p, z);
 	for (unsigned z = 0; z < t->nsizes; z++) {
 		struct size_job j = { .s = s, .t = t, .p = p, .z = z, .method = method,
 				      .deadline = deadline, .notes = notes + z * t->nnodes };
@@ -761,6 +769,15 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 		if (!size_has_work(p, z))
 			continue;
 		res->sizes[z].worked = true;
+		if (nwork == 1) {
+			/* One size: no need for a coordinator process of its own. */
+			size_run(&j);
+			res->sizes[z] = j.rep.sr;
+			res->sizes[z].worked = true;
+			res->timed_out |= j.rep.timed_out;
+			res->interrupted |= j.rep.interrupted;
+			continue;
+		}
 		if (pipe2(fds, O_CLOEXEC))
 			continue;
 		fflush(NULL);

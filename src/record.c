@@ -67,7 +67,8 @@ static int write_atomic(const char *dir, body_fn body, const void *arg)
 	json_begin(&j, f);
 	body(&j, arg);
 	json_end(&j);
-	rc = fflush(f) || fchmod(fd, 0644) || fsync(fd) ? -errno : 0;
+	/* No fsync: the record lives on a tmpfs (/run); the rename is what makes it whole. */
+	rc = fflush(f) || fchmod(fd, 0644) ? -errno : 0;
 	if (fclose(f) && !rc)
 		rc = -errno;
 	if (!rc && rename(tmp, final))
