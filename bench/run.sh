@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark: reserving a 2M pool on this machine with hugepar and with the ways people
 # do it today, each a median of RUNS runs after a warm-up, the pool emptied between
-# runs, as a ratio against the global sysfs write measured in the same run.
+# runs, as a ratio against the global sysfs write measured in the same run. Each round
+# runs every method once, in turn.
 #   bench/run.sh [GIB]        (default 8 GiB; RUNS=5)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 GIB=${1:-8}
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-9}
 H=/sys/kernel/mm/hugepages/hugepages-2048kB
 PAGES=$((GIB * 512))
 HP=./hugepar
@@ -43,17 +44,22 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # warm-up: the first touch of guest memory is slow
 empty; global; empty; global; empty
-declare -A med
-for m in "${methods[@]}"; do
-	label=${m%%|*} cmd=${m#*|}
-	times=()
-	for _ in $(seq "$RUNS"); do
+# Rounds interleave the methods, so that drift of the machine hits them all alike.
+declare -A med all
+for _ in $(seq "$RUNS"); do
+	for m in "${methods[@]}"; do
+		label=${m%%|*} cmd=${m#*|}
 		empty
 		# shellcheck disable=SC2086
-		times+=("$(ms $cmd)")
-		[ "$(cat $H/nr_hugepages)" -ge $((PAGES - PAGES / 100)) ] || echo "bench: $label got $(cat $H/nr_hugepages) of $PAGES" >&2
+		all[$label]="${all[$label]:-} $(ms $cmd)"
+		[ "$(cat $H/nr_hugepages)" -ge $((PAGES - PAGES / 100)) ] ||
+			echo "bench: $label got $(cat $H/nr_hugepages) of $PAGES" >&2
 	done
-	med[$label]=$(printf '%s\n' "${times[@]}" | median)
+done
+for m in "${methods[@]}"; do
+	label=${m%%|*}
+	# shellcheck disable=SC2086
+	med[$label]=$(printf '%s\n' ${all[$label]} | median)
 done
 empty
 base=${med["global write (sysctl)"]}
