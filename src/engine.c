@@ -359,11 +359,10 @@ worker_main(const struct hp_node *nd, uint64_t kb, uint64_t quota, uint64_t dead
 			continue;
 		}
 		m.held += n;
-		m.ms = now_ms() - start;
 		fault_delay();
-		if (xwrite(wfd, &m, sizeof(m)))
-			_exit(1);
 	}
+	/* One report at the end: on a machine with few CPUs every wake-up of the
+	 * coordinator would take a CPU from a worker. */
 	m.done = 1;
 	m.ms = now_ms() - start;
 	xwrite(wfd, &m, sizeof(m));
@@ -394,6 +393,7 @@ struct size_job {
 	uint64_t deadline;
 	struct node_note *notes; /* per node */
 	struct size_report rep;
+	bool probed; /* the auto probe added pages already */
 };
 
 static void note(struct size_job *j, unsigned n, const char *fmt, const char *arg)
@@ -450,45 +450,59 @@ static int run_parallel(struct size_job *j)
 {
 	const struct hp_topology *t = j->t;
 	const struct hp_plan *p = j->p;
-	uint64_t kb = t->sizes[j->z].kb, deficit = 0, held = 0, raised;
+	uint64_t kb = t->sizes[j->z].kb, deficit = 0, held = 0, raised, *need;
 	struct size_pool gp;
 	struct worker *w;
 	unsigned nw = 0, left;
 	int rc;
 
+	/* What each node still lacks: the auto probe may already have added some. */
+	need = calloc(t->nnodes, sizeof(*need));
+	if (!need)
+		return -ENOMEM;
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(p, n, j->z);
+		uint64_t have = c->current;
 
-		if (c->target > c->current && c->workers) {
-			deficit += c->target - c->current;
-			nw += c->workers;
-		}
+		if (c->target <= c->current || !c->workers)
+			continue;
+		if (t->numa && node_persistent(t->nodes[n].id, kb, &have, NULL))
+			have = c->current;
+		if (!t->numa && read_global(kb, &gp) == 0)
+			have = gp.nr - gp.surplus;
+		need[n] = c->target > have ? c->target - have : 0;
+		deficit += need[n];
+		nw += need[n] ? c->workers : 0;
 	}
-	if (nw == 0)
-		return -ENODEV;
+	if (nw == 0) {
+		free(need);
+		return deficit || !j->probed ? -ENODEV : 0;
+	}
 	rc = read_global(kb, &gp);
-	if (rc)
-		return rc;
-	j->rep.sr.overcommit_before = gp.overcommit;
-	raised = MAX(gp.overcommit, gp.surplus) + deficit;
-	rc = fault("overcommit") ? -EINVAL : write_sysfs(raised, HP_DIR "/nr_overcommit_hugepages", kb, 0);
-	if (rc)
-		return rc;
-
-	w = calloc(nw, sizeof(*w));
-	if (!w) {
+	if (!rc) {
+		j->rep.sr.overcommit_before = gp.overcommit;
+		raised = MAX(gp.overcommit, gp.surplus) + deficit;
+		rc = fault("overcommit") ? -EINVAL
+					 : write_sysfs(raised, HP_DIR "/nr_overcommit_hugepages",
+						       kb, 0);
+	}
+	w = rc ? NULL : calloc(nw, sizeof(*w));
+	if (!rc && !w) {
 		write_sysfs(gp.overcommit, HP_DIR "/nr_overcommit_hugepages", kb, 0);
-		return -ENOMEM;
+		rc = -ENOMEM;
+	}
+	if (rc) {
+		free(need);
+		return rc;
 	}
 	nw = 0;
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(p, n, j->z);
-		uint64_t need = c->target - c->current;
 
-		if (c->target <= c->current || !c->workers)
+		if (!need[n])
 			continue;
 		for (unsigned k = 0; k < c->workers; k++) {
-			uint64_t quota = need / c->workers + (k < need % c->workers);
+			uint64_t quota = need[n] / c->workers + (k < need[n] % c->workers);
 			int rp[2], cp[2];
 			pid_t pid;
 
@@ -526,6 +540,7 @@ static int run_parallel(struct size_job *j)
 		}
 	}
 	j->rep.sr.workers = nw;
+	free(need);
 
 	/* Collect reports until every worker is done; stop them at the deadline. */
 	left = nw;
@@ -622,6 +637,72 @@ static void reconcile(struct size_job *j)
 	run_serial(j, false);
 }
 
+/*
+ * method=auto: is the parallel path worth its fixed cost here? Reserve the first
+ * pages of every node with an exact per-node write (useful work in any case), time
+ * them, time one worker's life (fork, exit, wait), and compare
+ *   serial:   the rest of every node, one node after the other, at the measured rate
+ *   parallel: forking every worker, then the slowest node's share per worker
+ * Cheap pages on a small pool stay serial; zeroed pages, many nodes or big pools go
+ * parallel. See doc/threads.md.
+ */
+#define PROBE_MIN 8
+#define PROBE_MAX 64
+
+static bool auto_parallel(struct size_job *j, char *why, size_t wlen)
+{
+	const struct hp_topology *t = j->t;
+	uint64_t kb = t->sizes[j->z].kb, ser = 0, par_node = 0, par_rest = 0, fork_us, t0;
+	unsigned workers = 0;
+	pid_t pid;
+
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		const struct hp_cell *c = plan_cell(j->p, n, j->z);
+		uint64_t have = c->current, got, k, dt, rest, per;
+		struct size_pool gp;
+
+		if (c->target <= c->current || out_of_time(j))
+			continue;
+		k = MIN(c->target - c->current, MAX(PROBE_MIN, (c->target - c->current) / 100));
+		k = MIN(k, PROBE_MAX);
+		t0 = now_us();
+		node_set(t, j->z, t->nodes[n].id, c->current + k, j->deadline);
+		dt = now_us() - t0;
+		j->notes[n].ms += dt / 1000;
+		j->probed = true;
+		if (t->numa)
+			node_persistent(t->nodes[n].id, kb, &have, NULL);
+		else if (read_global(kb, &gp) == 0)
+			have = gp.nr - gp.surplus;
+		got = have > c->current ? have - c->current : 0;
+		if (!got)
+			continue; /* the node gives nothing: reconcile will say so */
+		per = dt / got;
+		rest = c->target > have ? c->target - have : 0;
+		ser += rest * per;
+		if (c->workers) {
+			par_node = MAX(par_node, rest * per / c->workers);
+			workers += c->workers;
+		} else {
+			par_rest += rest * per; /* served by per-node writes either way */
+		}
+	}
+	if (!workers)
+		return false;
+	t0 = now_us();
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	fork_us = now_us() - t0;
+	snprintf(why, wlen, "auto: serial %llu ms, parallel %llu ms estimated",
+		 (unsigned long long)ser / 1000,
+		 (unsigned long long)(workers * fork_us + par_node + par_rest) / 1000);
+	return (workers * fork_us + par_node + par_rest) * 10 < ser * 9;
+}
+
 static void size_run(struct size_job *j)
 {
 	const struct hp_topology *t = j->t;
@@ -639,6 +720,9 @@ static void size_run(struct size_job *j)
 	run_serial(j, true);
 
 	j->rep.sr.method = j->method == HP_METHOD_SERIAL ? HP_METHOD_SERIAL : HP_METHOD_PARALLEL;
+	if (j->method == HP_METHOD_AUTO && t->sizes[j->z].parallel &&
+	    !auto_parallel(j, j->rep.sr.method_note, sizeof(j->rep.sr.method_note)))
+		j->rep.sr.method = HP_METHOD_SERIAL;
 	if (j->rep.sr.method == HP_METHOD_PARALLEL) {
 		rc = run_parallel(j);
 		if (rc == -ENODEV) {

@@ -295,6 +295,14 @@ uint64_t now_ms(void)
 	return clock_ms(CLOCK_MONOTONIC);
 }
 
+uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 uint64_t boottime_ms(void)
 {
 	return clock_ms(CLOCK_BOOTTIME);

@@ -79,6 +79,7 @@ int xsnprintf(char *buf, size_t len, const char *fmt, ...)
 
 /* Monotonic and boot clocks in milliseconds. */
 uint64_t now_ms(void);
+uint64_t now_us(void);
 uint64_t boottime_ms(void);
 
 #endif
