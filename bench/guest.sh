@@ -29,4 +29,5 @@ for _ in $(seq $ROUNDS); do
 	run hugepar-1 /usr/sbin/hugepar apply --config /dev/null --record-dir /tmp/r \
 		--cmdline "rd.hugepar.pages=2M:$((PAGES / $(ls -d /sys/devices/system/node/node[0-9]* | wc -l))) rd.hugepar.reserve=64M rd.hugepar.threads=1"
 done
+echo "BENCHNOTE $(grep -m1 method_note /tmp/r/status.json) $(grep -m1 '"duration_ms"' /tmp/r/status.json)"
 empty

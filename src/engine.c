@@ -646,8 +646,8 @@ static void reconcile(struct size_job *j)
  * Cheap pages on a small pool stay serial; zeroed pages, many nodes or big pools go
  * parallel. See doc/threads.md.
  */
-#define PROBE_MIN 8
-#define PROBE_MAX 64
+#define PROBE_MIN 2
+#define PROBE_MAX 32
 
 static bool auto_parallel(struct size_job *j, char *why, size_t wlen)
 {
