@@ -134,9 +134,13 @@ demo:
 	@$(MAKE) --no-print-directory hugepar
 	test/boot.sh demo
 
-bench: hugepar
+# Benchmarks (about 12 minutes): this machine, then QEMU; tables on stdout, plot in doc/.
+bench:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory hugepar
 	bench/run.sh
 	bench/qemu.sh
+	bench/plot.sh
 
 clean:
 	rm -rf hugepar hugepar-test $(BUILD)/musl $(BUILD)/san $(BUILD)/unit* $(BUILD)/hugepar-* $(BUILD)/fuzz test/out

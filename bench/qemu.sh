@@ -1,27 +1,73 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Benchmark in QEMU (software emulation): serial sysfs writes against hugepar, medians
-# of 5 rounds, as ratios. Cases: 2 vCPUs on one node with init_on_alloc=1 (every page
-# zeroed at allocation), and two nodes of one vCPU each, with and without zeroing.
-#   bench/qemu.sh [PAGES]     (default 300 pages of 2M)
+# Benchmarks in QEMU (software emulation, Debian's kernel), printed as markdown tables:
+#  1. reserving PAGES 2M pages from the booted root: global write, per-node writes,
+#     hugepar auto and with 1 worker (medians of 5, ratios to the global write);
+#  2. a thread sweep with init_on_alloc=1 (data for doc/threads-qemu.dat);
+#  3. time to the root switch: kernel command line hugepages=, hugepar in the
+#     initramfs, no huge pages; with and without init_on_alloc (BOOT_RUNS boots each).
+#   bench/qemu.sh [PAGES]     (default 300)
 cd "$(dirname "$0")/.." || exit 1
 PAGES=${1:-300}
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-report() { # name log
-	local g p h h1
-	g=$(awk '$2=="global"{print $3}' "$2" | median)
-	p=$(awk '$2=="pernode"{print $3}' "$2" | median)
-	h=$(awk '$2=="hugepar"{print $3}' "$2" | median)
-	h1=$(awk '$2=="hugepar-1"{print $3}' "$2" | median)
-	printf '%-44s global %5s ms  per-node %5s ms  hugepar %5s ms (%s)  1 worker %5s ms (%s)\n' \
-		"$1" "$g" "$p" "$h" "$(awk -v a="$g" -v b="$h" 'BEGIN{printf "%.2fx", a/b}')" \
-		"$h1" "$(awk -v a="$g" -v b="$h1" 'BEGIN{printf "%.2fx", a/b}')"
-}
+BOOT_RUNS=${BOOT_RUNS:-3}
 out=test/out/bench
 mkdir -p $out
-test/boot.sh bench zero1 "1024:2" "$PAGES" "init_on_alloc=1" >$out/zero1.log
-report "1 node, 2 vCPUs, init_on_alloc=1" $out/zero1.log
-test/boot.sh bench zero2 "768:1 768:1" "$PAGES" "init_on_alloc=1" >$out/zero2.log
-report "2 nodes x 1 vCPU, init_on_alloc=1" $out/zero2.log
-test/boot.sh bench plain2 "768:1 768:1" "$PAGES" "init_on_alloc=0" >$out/plain2.log
-report "2 nodes x 1 vCPU, init_on_alloc=0" $out/plain2.log
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2fx", a / b}'; }
+col() { awk -v l="$2" '$1=="BENCH" && $2==l {print $3}' "$1" | median; }
+
+test/boot.sh setup >/dev/null || { echo "bench: cannot build the boot images"; exit 1; }
+
+echo "### Reserving $PAGES 2M pages from the booted root (ms, median of 5)"
+echo
+echo "| machine | global write | per-node writes | hugepar auto | hugepar 1 worker |"
+echo "|---|---|---|---|---|"
+while read -r name topo zero label; do
+	test/boot.sh bench "$name" "${topo//_/ }" "bench.pages=$PAGES bench.mode=compare rd.hugepar=0 init_on_alloc=$zero" >$out/$name.log
+	g=$(col $out/$name.log global) p=$(col $out/$name.log pernode)
+	h=$(col $out/$name.log hugepar) h1=$(col $out/$name.log hugepar-1)
+	echo "| $label | $g | $p | $h ($(ratio "$g" "$h")) | $h1 ($(ratio "$g" "$h1")) |"
+done <<'CASES'
+zero1 1024:2 1 1 node, 2 vCPUs, init_on_alloc=1
+zero2 768:1_768:1 1 2 nodes x 1 vCPU, init_on_alloc=1
+plain2 768:1_768:1 0 2 nodes x 1 vCPU, init_on_alloc=0
+CASES
+
+echo
+echo "### Thread sweep, 1 node, 2 vCPUs, init_on_alloc=1, $PAGES pages (ms, median of 5)"
+echo
+test/boot.sh bench sweep 1024:2 "bench.pages=$PAGES bench.mode=sweep rd.hugepar=0 init_on_alloc=1" >$out/sweep.log
+echo "| threads | 1 | 2 | 3 | 4 | auto |"
+echo "|---|---|---|---|---|---|"
+echo "| ms | $(col $out/sweep.log threads-1) | $(col $out/sweep.log threads-2) | $(col $out/sweep.log threads-3) | $(col $out/sweep.log threads-4) | $(col $out/sweep.log auto) |"
+{
+	echo "# threads ms (QEMU, 1 node, 2 vCPUs, init_on_alloc=1, $PAGES pages)"
+	for n in 1 2 3 4; do echo "$n $(col $out/sweep.log threads-$n)"; done
+	echo "# auto"
+	echo "auto $(col $out/sweep.log auto)"
+} >$out/threads-qemu.dat
+
+echo
+echo "### Time to the root switch, 2 nodes x 1 vCPU, $((PAGES / 2)) 2M pages a node (s, median of $BOOT_RUNS boots)"
+echo
+echo "| zeroing | no huge pages | kernel hugepages= | hugepar in the initramfs |"
+echo "|---|---|---|---|"
+half=$((PAGES / 2))
+for zero in 1 0; do
+	declare -A up=()
+	for _ in $(seq "$BOOT_RUNS"); do
+		for v in none kernel hugepar; do
+			case $v in
+			none) c="rd.hugepar=0" ;;
+			kernel) c="rd.hugepar=0 hugepagesz=2M hugepages=0:$half,1:$half" ;;
+			hugepar) c="rd.hugepar.pages=2M:$half rd.hugepar.reserve=64M" ;;
+			esac
+			t=$(test/boot.sh bench "boot-$v" "768:1 768:1" "$c init_on_alloc=$zero" |
+				awk '$1=="UPTIME" {print $2}')
+			up[$v]="${up[$v]:-} ${t:-0}"
+		done
+	done
+	# shellcheck disable=SC2086
+	echo "| init_on_alloc=$zero | $(printf '%s\n' ${up[none]} | median) | $(printf '%s\n' ${up[kernel]} | median) | $(printf '%s\n' ${up[hugepar]} | median) |"
+	unset up
+done

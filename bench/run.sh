@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Benchmark: reserving a 2M pool on this machine with hugepar and with the ways people
-# do it today, each a median of RUNS runs after a warm-up, the pool emptied between
-# runs, as a ratio against the global sysfs write measured in the same run. Each round
-# runs every method once, in turn.
-#   bench/run.sh [GIB]        (default 8 GiB; RUNS=5)
+# Benchmark on this machine, printed as markdown tables:
+#  1. reserving a 2M pool with hugepar and with the ways people do it today, each a
+#     median of RUNS runs after a warm-up, the pool emptied between runs, as a ratio
+#     against the global sysfs write measured in the same run (each round runs every
+#     method once, in turn, so drift hits them all alike);
+#  2. a thread sweep, 1 to twice the CPUs, and where auto lands;
+#  3. start-up cost of `hugepar plan`, the binary's size, peak memory of `hugepar apply`.
+#   bench/run.sh [GIB]        (default 8 GiB; RUNS=9)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 GIB=${1:-8}
@@ -63,9 +66,64 @@ for m in "${methods[@]}"; do
 done
 empty
 base=${med["global write (sysctl)"]}
-echo "Reserving $GIB GiB of 2M pages ($PAGES pages), median of $RUNS, $(nproc) CPUs, $(echo "$nodes" | wc -w) node(s), $(uname -r)"
-printf '%-38s %10s %8s\n' "method" "ms" "speedup"
+echo "### Reserving $GIB GiB of 2M pages ($PAGES pages) on this machine: $(nproc) CPUs, $(echo "$nodes" | wc -w) node(s), Linux $(uname -r | cut -d- -f1) (ms, median of $RUNS)"
+echo
+echo "| method | ms | vs global write |"
+echo "|---|---|---|"
 for m in "${methods[@]}"; do
 	label=${m%%|*}
-	printf '%-38s %10s %8s\n' "$label" "${med[$label]}" "$(awk -v b="$base" -v t="${med[$label]}" 'BEGIN {printf "%.2fx", b / t}')"
+	echo "| $label | ${med[$label]} | $(awk -v b="$base" -v t="${med[$label]}" 'BEGIN {printf "%.2fx", b / t}') |"
 done
+
+# 2. thread sweep
+out=test/out/bench
+mkdir -p $out
+maxt=$(($(nproc) * 2))
+declare -A sw=()
+for _ in $(seq "$RUNS"); do
+	for n in $(seq $maxt) auto; do
+		empty
+		if [ "$n" = auto ]; then sw[$n]="${sw[$n]:-} $(ms hp)"
+		else sw[$n]="${sw[$n]:-} $(ms hp rd.hugepar.threads=$n)"; fi
+	done
+done
+echo
+echo "### Thread sweep, $GIB GiB of 2M pages (ms, median of $RUNS)"
+echo
+row="| threads |" sep="|---|" vals="| ms |"
+{
+	echo "# threads ms (this machine, $(nproc) CPUs, $GIB GiB of 2M pages)"
+	for n in $(seq $maxt) auto; do
+		# shellcheck disable=SC2086
+		v=$(printf '%s\n' ${sw[$n]} | median)
+		row="$row $n |" sep="$sep---|" vals="$vals $v |"
+		[ "$n" = auto ] && echo "# auto" && echo "auto $v" || echo "$n $v"
+	done
+} >$out/threads-vm.dat
+echo "$row"; echo "$sep"; echo "$vals"
+echo "auto chose $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["threads"], "workers,", r["sizes"][0]["method"], "-", r["sizes"][0]["method_note"])' "${TMPDIR:-/tmp}/hugepar-bench/status.json")"
+
+# 3. start-up cost, size, memory
+fx=$out/fixture-32n
+test/mkfixture.sh test/machines/32n-256cpu.desc $fx
+plan_ms() { # average of 50 runs, in ms
+	local t0 t1
+	t0=$(date +%s%N)
+	for _ in $(seq 50); do $HP plan "$@" >/dev/null 2>&1; done
+	t1=$(date +%s%N)
+	awk -v d=$((t1 - t0)) 'BEGIN {printf "%.2f", d / 50 / 1e6}'
+}
+strip -o $out/hugepar.stripped $HP
+empty
+peak=$(/usr/bin/time -f %M $HP apply --config /dev/null --record-dir "${TMPDIR:-/tmp}/hugepar-bench" \
+	--cmdline "rd.hugepar.pages=2M:$PAGES" 2>&1 >/dev/null | tail -n 1)
+empty
+echo
+echo "### Start-up cost, size, memory"
+echo
+echo "| what | figure |"
+echo "|---|---|"
+echo "| \`hugepar plan\` on the 32-node fixture | $(plan_ms --sysroot $fx --config /dev/null) ms |"
+echo "| \`hugepar plan\` on this machine | $(plan_ms --config /dev/null --cmdline rd.hugepar.pages=2M:$PAGES) ms |"
+echo "| binary, stripped | $(stat -c %s $out/hugepar.stripped) bytes |"
+echo "| peak RSS of \`hugepar apply\` ($GIB GiB), main process | $peak KiB |"

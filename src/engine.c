@@ -646,7 +646,7 @@ static void reconcile(struct size_job *j)
  * Cheap pages on a small pool stay serial; zeroed pages, many nodes or big pools go
  * parallel. See doc/threads.md.
  */
-#define PROBE_MIN 2
+#define PROBE_MIN 4
 #define PROBE_MAX 32
 
 static bool auto_parallel(struct size_job *j, char *why, size_t wlen)
@@ -658,17 +658,22 @@ static bool auto_parallel(struct size_job *j, char *why, size_t wlen)
 
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
-		uint64_t have = c->current, got, k, dt, rest, per;
+		uint64_t have = c->current, got, k, dt, dt1, rest, per;
 		struct size_pool gp;
 
 		if (c->target <= c->current || out_of_time(j))
 			continue;
 		k = MIN(c->target - c->current, MAX(PROBE_MIN, (c->target - c->current) / 100));
 		k = MIN(k, PROBE_MAX);
+		/* A write that changes nothing gives the fixed cost of a write; the probe's
+		 * time beyond it is the cost of its pages. */
+		t0 = now_us();
+		node_set(t, j->z, t->nodes[n].id, c->current, j->deadline);
+		dt1 = now_us() - t0;
 		t0 = now_us();
 		node_set(t, j->z, t->nodes[n].id, c->current + k, j->deadline);
 		dt = now_us() - t0;
-		j->notes[n].ms += dt / 1000;
+		j->notes[n].ms += (dt1 + dt) / 1000;
 		j->probed = true;
 		if (t->numa)
 			node_persistent(t->nodes[n].id, kb, &have, NULL);
@@ -677,7 +682,7 @@ static bool auto_parallel(struct size_job *j, char *why, size_t wlen)
 		got = have > c->current ? have - c->current : 0;
 		if (!got)
 			continue; /* the node gives nothing: reconcile will say so */
-		per = dt / got;
+		per = dt > dt1 ? (dt - dt1) / got : 0;
 		rest = c->target > have ? c->target - have : 0;
 		ser += rest * per;
 		if (c->workers) {
