@@ -19,7 +19,7 @@ set output "doc/threads.png"
 set title "Reserving 2M pages: speed-up over one worker"
 set xlabel "workers (threads)"
 set ylabel "speed-up over 1 worker"
-set key top left
+set key bottom right
 set grid
 set xrange [0.5:4.5]
 set xtics 1
