@@ -551,8 +551,6 @@ static int run_parallel(struct size_job *j)
 		while (left && pf) {
 			uint64_t now = now_ms();
 			int timeout = told ? 1000 : now >= j->deadline ? 0 : (int)MIN(j->deadline - now, 1000);
-			unsigned k = 0;
-
 			for (unsigned i = 0; i < nw; i++) {
 				pf[i].fd = w[i].done ? -1 : w[i].rfd;
 				pf[i].events = POLLIN;
@@ -582,7 +580,6 @@ static int run_parallel(struct size_job *j)
 					w[i].done = true;
 					left--;
 				}
-				k++;
 			}
 		}
 		free(pf);

@@ -57,15 +57,10 @@ static void __attribute__((noreturn)) usage(int rc)
 
 static int load(struct ctx *c)
 {
-	char cmdline[4096];
+	static char cmdline[4096]; /* c->cmdline may point here */
 	int rc;
 
-	rc = topology_read(&c->topo);
-	if (rc) {
-		fprintf(stderr, "hugepar: cannot read the topology under %s: %s\n", path_root(),
-			strerror(-rc));
-		return rc;
-	}
+	/* Settings first: a record of a failed run still says what was asked. */
 	settings_init(&c->settings);
 	settings_load_config(&c->settings, c->config);
 	if (!c->cmdline) {
@@ -73,6 +68,12 @@ static int load(struct ctx *c)
 		c->cmdline = rc && rc != -EFBIG ? "" : cmdline;
 	}
 	settings_load_cmdline(&c->settings, c->cmdline);
+	rc = topology_read(&c->topo);
+	if (rc) {
+		fprintf(stderr, "hugepar: cannot read the topology under %s: %s\n", path_root(),
+			strerror(-rc));
+		return rc;
+	}
 	settings_validate(&c->settings, &c->topo);
 	for (unsigned i = 0; i < c->settings.nproblems; i++) {
 		fputs("hugepar: ", stderr);
@@ -102,6 +103,7 @@ static int cmd_apply(struct ctx *c)
 
 	if (load(c)) {
 		record_failure(c->record_dir, &c->settings, "cannot read the topology");
+		record_log(3, "failed: cannot read the topology; nothing done");
 		return 1;
 	}
 	rc = engine_apply(&c->settings, &c->topo, &c->plan, c->method, &res);

@@ -211,9 +211,7 @@ int record_failure(const char *dir, const struct hp_settings *s, const char *why
 }
 
 /* One line to the kernel log (when it can be opened) and to standard output. */
-static void logline(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void logline(int level, const char *fmt, ...)
+void record_log(int level, const char *fmt, ...)
 {
 	char line[512], kmsg[4096];
 	va_list ap;
@@ -243,7 +241,7 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 	size_t pos = 0;
 
 	if (res->status == HP_STATUS_DISABLED) {
-		logline(6, "disabled, nothing done");
+		record_log(6, "disabled, nothing done");
 		return;
 	}
 	for (unsigned z = 0; z < t->nsizes; z++) {
@@ -262,7 +260,7 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 		if (pos >= sizeof(sizes))
 			break;
 	}
-	logline(res->status == HP_STATUS_OK ? 6 : 4, "%s in %llu ms on %u node%s, %u threads%s%s%s",
+	record_log(res->status == HP_STATUS_OK ? 6 : 4, "%s in %llu ms on %u node%s, %u threads%s%s%s",
 		status_name(res->status), (unsigned long long)res->duration_ms, t->nnodes,
 		t->nnodes == 1 ? "" : "s", p->threads_total, sizes[0] ? sizes : ", nothing to do",
 		res->error[0] ? ": " : "", res->error);
@@ -274,7 +272,7 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 			    cr->status != HP_STATUS_CAPPED)
 				continue;
 			format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-			logline(4, "node %u %s: %s, %s", t->nodes[n].id, sz,
+			record_log(4, "node %u %s: %s, %s", t->nodes[n].id, sz,
 				status_name(cr->status), cr->reason);
 		}
 }

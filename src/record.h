@@ -22,6 +22,8 @@ int record_failure(const char *dir, const struct hp_settings *s, const char *why
 /* One summary line, and one warning per node that fell short, to /dev/kmsg and stdout. */
 void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 		 const struct hp_result *res);
+/* One line, "hugepar: " first, to /dev/kmsg at a syslog level and to stdout. */
+void record_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print the last record as tables, or as it is (JSON). */
 int record_show(const char *dir, bool json);
 

@@ -21,6 +21,16 @@ check "status without a record: says where" grep -q "no record in $OUT/none" "$O
 "$HP" plan --sysroot "$OUT/nowhere" --config /dev/null >/dev/null 2>"$OUT/cli-sysroot.err"
 expect_eq "missing sysroot: exit 1" $? 1
 check "missing sysroot: says why" grep -q "cannot read the topology under $OUT/nowhere" "$OUT/cli-sysroot.err"
+rm -rf "$OUT/cli-rec"
+"$HP" apply --sysroot "$OUT/nowhere" --config /dev/null --cmdline "rd.hugepar.pages=2M:8" \
+	--record-dir "$OUT/cli-rec" >/dev/null 2>&1
+expect_eq "apply, unreadable machine: exit 1" $? 1
+expect_eq "apply, unreadable machine: record says failed" \
+	"$(jq_py "$OUT/cli-rec/status.json" "r['status'] + ': ' + r['error']")" "failed: cannot read the topology"
+expect_eq "apply, unreadable machine: record keeps the settings" \
+	"$(jq_py "$OUT/cli-rec/status.json" "r['settings']['pages'][0]['entry']")" "2M:8"
+check "apply, unreadable machine: record format" python3 "$TOP/test/check-record.py" \
+	"$TOP/doc/record.md" "$OUT/cli-rec/status.json"
 
 # A config file with good and bad lines: each problem names file:line, key and value.
 C=$OUT/cli.conf

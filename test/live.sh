@@ -11,20 +11,7 @@ S2=$H/hugepages-2048kB
 
 if [ "$(id -u)" != 0 ] || [ ! -w "$S2/nr_hugepages" ]; then
 	skip "live tests: need root and a writable $S2 (2M huge pages)"
-	# 13. the engine once under AddressSanitizer and UBSan
-if [ -x "$TOP/build/hugepar-san" ] && [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
-	empty
-	rm -rf "$REC"
-	ASAN_OPTIONS=detect_leaks=1 "$TOP/build/hugepar-san" apply --config /dev/null \
-		--record-dir "$REC" --method=parallel --cmdline "rd.hugepar.pages=2M:256" \
-		>"$OUT/live-san.log" 2>&1
-	expect_eq "sanitizers: exit code" "$?" 0
-	check "sanitizers: no report" sh -c "! grep -q 'runtime error\|AddressSanitizer\|LeakSanitizer' '$OUT/live-san.log'"
-	expect_eq "sanitizers: pool" "$(cat "$S2/nr_hugepages")" 256
-	consistent sanitizers
-fi
-
-echo "live: $(summary_line)"
+	echo "live: $(summary_line)"
 	exit 0
 fi
 
