@@ -37,9 +37,10 @@
 #define MAP_HUGE_SHIFT 26
 #endif
 
-#define HP_DIR	 "/sys/kernel/mm/hugepages/hugepages-%llukB"
-#define NODE_HP	 "/sys/devices/system/node/node%u/hugepages/hugepages-%llukB"
-#define GRACE_MS 5000 /* past the deadline before coordinators are told again, then killed */
+#define HP_DIR	"/sys/kernel/mm/hugepages/hugepages-%llukB"
+#define NODE_HP "/sys/devices/system/node/node%u/hugepages/hugepages-%llukB"
+/* Past the deadline, coordinators are told again, then killed. */
+#define GRACE_MS 5000
 
 static volatile sig_atomic_t g_stop; /* SIGTERM/SIGINT/SIGHUP, or SIGUSR1 for a worker */
 
@@ -79,13 +80,15 @@ int method_parse(const char *s, enum hp_method *m)
 
 const char *method_name(enum hp_method m)
 {
-	return m == HP_METHOD_PARALLEL ? "parallel" : m == HP_METHOD_SERIAL ? "serial" : "auto";
+	return m == HP_METHOD_PARALLEL ? "parallel"
+	       : m == HP_METHOD_SERIAL ? "serial"
+				       : "auto";
 }
 
 const char *status_name(enum hp_status s)
 {
-	static const char *const names[] = { "ok", "partial", "capped", "failed", "disabled",
-					     "unchanged" };
+	static const char *const names[] = {"ok",     "partial",  "capped",
+					    "failed", "disabled", "unchanged"};
 
 	return s < ARRAY_SIZE(names) ? names[s] : "?";
 }
@@ -97,7 +100,8 @@ const char *status_name(enum hp_status s)
  * Built into test binaries only (make hugepar-test).
  */
 #ifdef HUGEPAR_TESTING
-/* HUGEPAR_FAULT="delay:MS" also sleeps MS after each reservation, to stop a run midway. */
+/* HUGEPAR_FAULT="delay:MS" also sleeps MS after each reservation, to stop a run midway.
+ */
 static void fault_delay(void)
 {
 	const char *env = getenv("HUGEPAR_FAULT");
@@ -110,7 +114,7 @@ static void fault_delay(void)
 static bool fault(const char *what)
 {
 	static unsigned counts[3];
-	static const char *const names[] = { "mmap", "write", "overcommit" };
+	static const char *const names[] = {"mmap", "write", "overcommit"};
 	const char *env = getenv("HUGEPAR_FAULT");
 	size_t len = strlen(what);
 
@@ -194,7 +198,8 @@ static int read_global(uint64_t kb, struct size_pool *sp)
 	return rc;
 }
 
-static int write_sysfs(uint64_t val, const char *fmt, unsigned long long kb, unsigned node)
+static int write_sysfs(uint64_t val, const char *fmt, unsigned long long kb,
+		       unsigned node)
 {
 	char file[256];
 
@@ -227,7 +232,7 @@ static int node_persistent(unsigned node, uint64_t kb, uint64_t *out, uint64_t *
 /* Arm a one-shot timer that interrupts a blocking write at the deadline. */
 static void arm_deadline(uint64_t deadline)
 {
-	struct itimerval it = { 0 };
+	struct itimerval it = {0};
 	uint64_t now = now_ms(), left = deadline > now ? deadline - now : 1;
 
 	it.it_value.tv_sec = left / 1000;
@@ -237,7 +242,7 @@ static void arm_deadline(uint64_t deadline)
 
 static void disarm(void)
 {
-	struct itimerval it = { 0 };
+	struct itimerval it = {0};
 
 	setitimer(ITIMER_REAL, &it, NULL);
 }
@@ -249,8 +254,8 @@ static void disarm(void)
  * not turn into extra pages here (DESIGN.md fact 4). A signal or the deadline cuts
  * the kernel's allocation loop short; the caller reads back what it got.
  */
-static int node_set(const struct hp_topology *t, unsigned z, unsigned node, uint64_t target,
-		    uint64_t deadline)
+static int node_set(const struct hp_topology *t, unsigned z, unsigned node,
+		    uint64_t target, uint64_t deadline)
 {
 	uint64_t kb = t->sizes[z].kb, have, node_sur;
 	struct size_pool gp;
@@ -305,15 +310,15 @@ struct worker {
  * reservation is all or nothing). Hold them until the coordinator releases us.
  */
 static void __attribute__((noreturn))
-worker_main(const struct hp_node *nd, uint64_t kb, uint64_t quota, uint64_t deadline, int wfd,
-	    int ctl)
+worker_main(const struct hp_node *nd, uint64_t kb, uint64_t quota, uint64_t deadline,
+	    int wfd, int ctl)
 {
 	size_t psz = (size_t)kb * 1024;
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
 		    ((63 - __builtin_clzll(psz)) << MAP_HUGE_SHIFT);
 	uint64_t chunk = MAX(quota / 8, MAX(quota / 1024, UINT64_C(1)));
 	uint64_t start = now_ms();
-	struct wmsg m = { 0 };
+	struct wmsg m = {0};
 	char c;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -347,8 +352,9 @@ worker_main(const struct hp_node *nd, uint64_t kb, uint64_t quota, uint64_t dead
 		void *addr;
 
 		m.chunks++;
-		addr = fault("mmap") ? MAP_FAILED
-				     : mmap(NULL, n * psz, PROT_READ | PROT_WRITE, flags, -1, 0);
+		addr = fault("mmap")
+			   ? MAP_FAILED
+			   : mmap(NULL, n * psz, PROT_READ | PROT_WRITE, flags, -1, 0);
 		if (addr == MAP_FAILED) {
 			m.enomem++;
 			if (chunk == 1) {
@@ -426,12 +432,14 @@ static void run_serial(struct size_job *j, bool shrink)
 
 		if (shrink ? c->target >= c->current : c->target <= c->current)
 			continue;
-		if (t->numa && node_persistent(t->nodes[n].id, t->sizes[j->z].kb, &have, NULL))
+		if (t->numa &&
+		    node_persistent(t->nodes[n].id, t->sizes[j->z].kb, &have, NULL))
 			continue;
 		if (t->numa && (shrink ? have <= c->target : have >= c->target))
 			continue;
 		if (out_of_time(j)) {
-			note(j, n, "%s", j->rep.interrupted ? "interrupted" : "deadline reached");
+			note(j, n, "%s",
+			     j->rep.interrupted ? "interrupted" : "deadline reached");
 			continue;
 		}
 		t0 = now_ms();
@@ -482,9 +490,9 @@ static int run_parallel(struct size_job *j)
 	if (!rc) {
 		j->rep.sr.overcommit_before = gp.overcommit;
 		raised = MAX(gp.overcommit, gp.surplus) + deficit;
-		rc = fault("overcommit") ? -EINVAL
-					 : write_sysfs(raised, HP_DIR "/nr_overcommit_hugepages",
-						       kb, 0);
+		rc = fault("overcommit")
+			 ? -EINVAL
+			 : write_sysfs(raised, HP_DIR "/nr_overcommit_hugepages", kb, 0);
 	}
 	w = rc ? NULL : calloc(nw, sizeof(*w));
 	if (!rc && !w) {
@@ -502,7 +510,8 @@ static int run_parallel(struct size_job *j)
 		if (!need[n])
 			continue;
 		for (unsigned k = 0; k < c->workers; k++) {
-			uint64_t quota = need[n] / c->workers + (k < need[n] % c->workers);
+			uint64_t quota =
+			    need[n] / c->workers + (k < need[n] % c->workers);
 			int rp[2], cp[2];
 			pid_t pid;
 
@@ -523,7 +532,8 @@ static int run_parallel(struct size_job *j)
 					close(w[i].rfd);
 					close(w[i].ctl);
 				}
-				worker_main(&t->nodes[n], kb, quota, j->deadline, rp[1], cp[0]);
+				worker_main(&t->nodes[n], kb, quota, j->deadline, rp[1],
+					    cp[0]);
 			}
 			close(rp[1]);
 			close(cp[0]);
@@ -550,7 +560,10 @@ static int run_parallel(struct size_job *j)
 
 		while (left && pf) {
 			uint64_t now = now_ms();
-			int timeout = told ? 1000 : now >= j->deadline ? 0 : (int)MIN(j->deadline - now, 1000);
+			int timeout = told ? 1000
+				      : now >= j->deadline
+					  ? 0
+					  : (int)MIN(j->deadline - now, 1000);
 			for (unsigned i = 0; i < nw; i++) {
 				pf[i].fd = w[i].done ? -1 : w[i].rfd;
 				pf[i].events = POLLIN;
@@ -570,7 +583,8 @@ static int run_parallel(struct size_job *j)
 				if (w[i].done || !(pf[i].revents & (POLLIN | POLLHUP)))
 					continue;
 				if (xread(w[i].rfd, &m, sizeof(m)) != sizeof(m)) {
-					w[i].done = true; /* died: its mappings are gone with it */
+					w[i].done = true; /* died: its mappings are gone
+							     with it */
 					w[i].last.held = 0;
 					left--;
 					continue;
@@ -598,9 +612,11 @@ static int run_parallel(struct size_job *j)
 	if (!rc && held) {
 		uint64_t convert = MIN(held, gp.surplus);
 
-		rc = write_sysfs(gp.nr - gp.surplus + convert, HP_DIR "/nr_hugepages", kb, 0);
+		rc = write_sysfs(gp.nr - gp.surplus + convert, HP_DIR "/nr_hugepages", kb,
+				 0);
 	}
-	write_sysfs(j->rep.sr.overcommit_before, HP_DIR "/nr_overcommit_hugepages", kb, 0);
+	write_sysfs(j->rep.sr.overcommit_before, HP_DIR "/nr_overcommit_hugepages", kb,
+		    0);
 	/* Release: workers exit, their reservations end, the pages stay in the pool. */
 	for (unsigned i = 0; i < nw; i++) {
 		close(w[i].ctl);
@@ -660,10 +676,11 @@ static bool auto_parallel(struct size_job *j, char *why, size_t wlen)
 
 		if (c->target <= c->current || out_of_time(j))
 			continue;
-		k = MIN(c->target - c->current, MAX(PROBE_MIN, (c->target - c->current) / 100));
+		k = MIN(c->target - c->current,
+			MAX(PROBE_MIN, (c->target - c->current) / 100));
 		k = MIN(k, PROBE_MAX);
-		/* A write that changes nothing gives the fixed cost of a write; the probe's
-		 * time beyond it is the cost of its pages. */
+		/* A write that changes nothing gives the fixed cost of a write; the
+		 * probe's time beyond it is the cost of its pages. */
 		t0 = now_us();
 		node_set(t, j->z, t->nodes[n].id, c->current, j->deadline);
 		dt1 = now_us() - t0;
@@ -721,7 +738,8 @@ static void size_run(struct size_job *j)
 	/* Exact mode: shrink first, so the memory serves the growth of other sizes. */
 	run_serial(j, true);
 
-	j->rep.sr.method = j->method == HP_METHOD_SERIAL ? HP_METHOD_SERIAL : HP_METHOD_PARALLEL;
+	j->rep.sr.method =
+	    j->method == HP_METHOD_SERIAL ? HP_METHOD_SERIAL : HP_METHOD_PARALLEL;
 	if (j->method == HP_METHOD_AUTO && t->sizes[j->z].parallel &&
 	    !auto_parallel(j, j->rep.sr.method_note, sizeof(j->rep.sr.method_note)))
 		j->rep.sr.method = HP_METHOD_SERIAL;
@@ -737,7 +755,8 @@ static void size_run(struct size_job *j)
 				 "kernel refuses overcommit of %s pages", sz);
 		} else if (rc) {
 			snprintf(j->rep.sr.method_note, sizeof(j->rep.sr.method_note),
-				 "parallel path failed (%s); finished serially", strerror(-rc));
+				 "parallel path failed (%s); finished serially",
+				 strerror(-rc));
 		}
 	}
 	if (j->rep.sr.method == HP_METHOD_PARALLEL)
@@ -772,7 +791,7 @@ enum hp_status engine_cell_status(const struct hp_cell *c, uint64_t achieved)
 		return HP_STATUS_UNCHANGED;
 	if (met)
 		return c->cut == HP_CUT_NONE || c->cut == HP_CUT_GROW ? HP_STATUS_OK
-								       : HP_STATUS_CAPPED;
+								      : HP_STATUS_CAPPED;
 	if (shrink ? achieved < c->current : achieved > c->current)
 		return HP_STATUS_PARTIAL;
 	return HP_STATUS_FAILED;
@@ -796,7 +815,7 @@ struct coord {
 int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 		 const struct hp_plan *p, enum hp_method method, struct hp_result *res)
 {
-	struct coord co[HP_MAX_SIZES] = { 0 };
+	struct coord co[HP_MAX_SIZES] = {0};
 	struct node_note *notes;
 	struct hp_topology after;
 	uint64_t start = now_ms(), deadline = start + s->timeout_ms;
@@ -808,7 +827,8 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 	res->started_boot_ms = boottime_ms();
 	res->nnodes = t->nnodes;
 	res->nsizes = t->nsizes;
-	res->cells = calloc((size_t)t->nnodes * (t->nsizes ? t->nsizes : 1), sizeof(*res->cells));
+	res->cells =
+	    calloc((size_t)t->nnodes * (t->nsizes ? t->nsizes : 1), sizeof(*res->cells));
 	notes = calloc((size_t)t->nnodes * HP_MAX_SIZES, sizeof(*notes));
 	if (!res->cells || !notes) {
 		free(notes);
@@ -818,8 +838,10 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 	}
 	for (unsigned n = 0; n < t->nnodes; n++)
 		for (unsigned z = 0; z < t->nsizes; z++) {
-			res->cells[n * t->nsizes + z].before = plan_cell(p, n, z)->current;
-			res->cells[n * t->nsizes + z].achieved = plan_cell(p, n, z)->current;
+			res->cells[n * t->nsizes + z].before =
+			    plan_cell(p, n, z)->current;
+			res->cells[n * t->nsizes + z].achieved =
+			    plan_cell(p, n, z)->current;
 		}
 	if (!s->enabled) {
 		res->status = HP_STATUS_DISABLED;
@@ -845,13 +867,18 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 	for (unsigned z = 0; z < t->nsizes; z++)
 		nwork += size_has_work(p, z);
 	for (unsigned z = 0; z < t->nsizes; z++) {
-		struct size_job j = { .s = s, .t = t, .p = p, .z = z, .method = method,
-				      .deadline = deadline, .notes = notes + z * t->nnodes };
+		struct size_job j = {.s = s,
+				     .t = t,
+				     .p = p,
+				     .z = z,
+				     .method = method,
+				     .deadline = deadline,
+				     .notes = notes + z * t->nnodes};
 		int fds[2];
 		pid_t pid;
 
-		res->sizes[z].method = method == HP_METHOD_SERIAL ? HP_METHOD_SERIAL
-								  : HP_METHOD_PARALLEL;
+		res->sizes[z].method =
+		    method == HP_METHOD_SERIAL ? HP_METHOD_SERIAL : HP_METHOD_PARALLEL;
 		if (!size_has_work(p, z))
 			continue;
 		res->sizes[z].worked = true;
@@ -877,7 +904,8 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 		close(fds[1]);
 		if (pid < 0) {
 			close(fds[0]);
-			snprintf(res->error, sizeof(res->error), "fork: %s", strerror(errno));
+			snprintf(res->error, sizeof(res->error), "fork: %s",
+				 strerror(errno));
 			continue;
 		}
 		co[ncoord].pid = pid;
@@ -924,8 +952,9 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 			co[i].done = true;
 			live--;
 			if (xread(co[i].fd, &rep, sizeof(rep)) == sizeof(rep) &&
-			    xread(co[i].fd, notes + z * t->nnodes, t->nnodes * sizeof(*notes)) ==
-				    (ssize_t)(t->nnodes * sizeof(*notes))) {
+			    xread(co[i].fd, notes + z * t->nnodes,
+				  t->nnodes * sizeof(*notes)) ==
+				(ssize_t)(t->nnodes * sizeof(*notes))) {
 				res->sizes[z] = rep.sr;
 				res->sizes[z].worked = true;
 				res->timed_out |= rep.timed_out;
@@ -951,8 +980,8 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 		if (!res->sizes[z].worked || read_global(t->sizes[z].kb, &gp))
 			continue;
 		if (gp.overcommit != t->sizes[z].overcommit) {
-			write_sysfs(t->sizes[z].overcommit, HP_DIR "/nr_overcommit_hugepages",
-				    t->sizes[z].kb, 0);
+			write_sysfs(t->sizes[z].overcommit,
+				    HP_DIR "/nr_overcommit_hugepages", t->sizes[z].kb, 0);
 			read_global(t->sizes[z].kb, &gp);
 		}
 		res->sizes[z].overcommit_before = t->sizes[z].overcommit;
@@ -977,7 +1006,8 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 			if (after.nodes) {
 				const struct hp_pool *pl = &after.nodes[n].pool[z];
 
-				r->achieved = pl->nr > pl->surplus ? pl->nr - pl->surplus : 0;
+				r->achieved =
+				    pl->nr > pl->surplus ? pl->nr - pl->surplus : 0;
 			}
 			r->ms = nn->ms;
 			r->status = engine_cell_status(c, r->achieved);
@@ -987,17 +1017,19 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 			if (c->target != c->current)
 				worked++;
 			if (r->status == HP_STATUS_CAPPED)
-				snprintf(r->reason, sizeof(r->reason), "%s: %llu of %llu requested",
-					 cut_name(c->cut), (unsigned long long)c->target,
+				snprintf(r->reason, sizeof(r->reason),
+					 "%s: %llu of %llu requested", cut_name(c->cut),
+					 (unsigned long long)c->target,
 					 (unsigned long long)c->requested);
-			else if (r->status == HP_STATUS_PARTIAL || r->status == HP_STATUS_FAILED)
+			else if (r->status == HP_STATUS_PARTIAL ||
+				 r->status == HP_STATUS_FAILED)
 				snprintf(r->reason, sizeof(r->reason), "%llu of %llu: %s",
 					 (unsigned long long)r->achieved,
 					 (unsigned long long)c->target,
-					 nn->note[0]	   ? nn->note
-					 : res->timed_out  ? "deadline reached"
+					 nn->note[0]	    ? nn->note
+					 : res->timed_out   ? "deadline reached"
 					 : res->interrupted ? "interrupted"
-							   : "node out of memory");
+							    : "node out of memory");
 			else if (c->cut == HP_CUT_GROW)
 				snprintf(r->reason, sizeof(r->reason),
 					 "grow mode kept the larger pool");

@@ -14,26 +14,26 @@ enum hp_method { HP_METHOD_AUTO, HP_METHOD_PARALLEL, HP_METHOD_SERIAL };
 
 /* Overall and per node/size outcome. */
 enum hp_status {
-	HP_STATUS_OK,       /* every request met */
-	HP_STATUS_PARTIAL,  /* some met, some short (or capped) */
-	HP_STATUS_CAPPED,   /* per cell: target met, but the plan cut the request */
-	HP_STATUS_FAILED,   /* nothing of what was needed */
-	HP_STATUS_DISABLED, /* rd.hugepar=0 or enabled = no */
+	HP_STATUS_OK,	     /* every request met */
+	HP_STATUS_PARTIAL,   /* some met, some short (or capped) */
+	HP_STATUS_CAPPED,    /* per cell: target met, but the plan cut the request */
+	HP_STATUS_FAILED,    /* nothing of what was needed */
+	HP_STATUS_DISABLED,  /* rd.hugepar=0 or enabled = no */
 	HP_STATUS_UNCHANGED, /* per cell: nothing was asked */
 };
 
 struct hp_cell_result {
 	uint64_t before;   /* persistent pages before */
 	uint64_t achieved; /* persistent pages after */
-	uint64_t ms;       /* time spent on this node and size */
+	uint64_t ms;	   /* time spent on this node and size */
 	enum hp_status status;
 	char reason[160];
 };
 
 struct hp_size_result {
-	bool worked;              /* had growth or shrink to do */
-	enum hp_method method;    /* what was used */
-	char method_note[96];     /* why, when not what was asked */
+	bool worked;	       /* had growth or shrink to do */
+	enum hp_method method; /* what was used */
+	char method_note[96];  /* why, when not what was asked */
 	unsigned workers;
 	uint64_t ms;
 	uint64_t overcommit_before, overcommit_after;
@@ -45,7 +45,7 @@ struct hp_result {
 	enum hp_status status;
 	bool timed_out;
 	bool interrupted;
-	uint64_t started_unix;  /* wall clock, seconds */
+	uint64_t started_unix;	  /* wall clock, seconds */
 	uint64_t started_boot_ms; /* CLOCK_BOOTTIME */
 	uint64_t duration_ms;
 	unsigned nnodes, nsizes;

@@ -156,8 +156,9 @@ static int parse_string(const char **p, char **out)
 					if (!isxdigit((unsigned char)*s))
 						goto bad;
 					v = v * 16 + (isdigit((unsigned char)*s)
-							      ? *s - '0'
-							      : (tolower((unsigned char)*s) - 'a' + 10));
+							  ? *s - '0'
+							  : (tolower((unsigned char)*s) -
+							     'a' + 10));
 				}
 				c = v < 0x80 ? (char)v : '?'; /* the record is ASCII */
 				break;
@@ -268,7 +269,7 @@ static int parse_value(const char **p, struct json_val *v, int depth)
 	case 't':
 	case 'f':
 	case 'n': {
-		static const char *const words[] = { "true", "false", "null" };
+		static const char *const words[] = {"true", "false", "null"};
 
 		for (int i = 0; i < 3; i++) {
 			size_t n = strlen(words[i]);

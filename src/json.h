@@ -32,8 +32,8 @@ struct json_val {
 	bool b;
 	int64_t num;
 	char *str;
-	unsigned n;           /* members or elements */
-	char **keys;          /* object keys */
+	unsigned n;  /* members or elements */
+	char **keys; /* object keys */
 	struct json_val *kids;
 };
 

@@ -36,22 +36,28 @@ static void __attribute__((noreturn)) usage(int rc)
 {
 	FILE *f = rc ? stderr : stdout;
 
-	fputs("Usage:\n"
-	      " hugepar plan   [options]   show the topology and the plan; change nothing\n"
-	      " hugepar apply  [options]   reserve the planned huge pages, on every node in parallel\n"
-	      " hugepar status [options]   show the last record\n"
-	      "\nOptions:\n"
-	      " -r, --sysroot DIR       read sysfs and procfs under DIR (default /)\n"
-	      " -c, --config FILE       settings file (default " DEFAULT_CONFIG "), then FILE.d/*.conf\n"
-	      " -k, --cmdline STRING    take rd.hugepar.* keys from STRING, not /proc/cmdline\n"
-	      " -m, --method METHOD     apply: auto, parallel or serial (default auto)\n"
-	      " -d, --record-dir DIR    apply, status: where the record lives (default " HP_RECORD_DIR ")\n"
-	      " -J, --json              plan, status: print JSON\n"
-	      " -h, --help              display this help\n"
-	      " -V, --version           display version\n"
-	      "\nExit status: 0 done, 1 failure, 2 usage error, 64 partial (apply: a target not met).\n"
-	      "See hugepar(8) and hugepar.conf(5).\n",
-	      f);
+	fputs(
+	    "Usage:\n"
+	    " hugepar plan   [options]   show the topology and the plan; change nothing\n"
+	    " hugepar apply  [options]   reserve the planned huge pages, on every node "
+	    "in parallel\n"
+	    " hugepar status [options]   show the last record\n"
+	    "\nOptions:\n"
+	    " -r, --sysroot DIR       read sysfs and procfs under DIR (default /)\n"
+	    " -c, --config FILE       settings file (default " DEFAULT_CONFIG
+	    "), then FILE.d/*.conf\n"
+	    " -k, --cmdline STRING    take rd.hugepar.* keys from STRING, not "
+	    "/proc/cmdline\n"
+	    " -m, --method METHOD     apply: auto, parallel or serial (default auto)\n"
+	    " -d, --record-dir DIR    apply, status: where the record lives "
+	    "(default " HP_RECORD_DIR ")\n"
+	    " -J, --json              plan, status: print JSON\n"
+	    " -h, --help              display this help\n"
+	    " -V, --version           display version\n"
+	    "\nExit status: 0 done, 1 failure, 2 usage error, 64 partial (apply: a "
+	    "target not met).\n"
+	    "See hugepar(8) and hugepar.conf(5).\n",
+	    f);
 	exit(rc);
 }
 
@@ -70,8 +76,8 @@ static int load(struct ctx *c)
 	settings_load_cmdline(&c->settings, c->cmdline);
 	rc = topology_read(&c->topo);
 	if (rc) {
-		fprintf(stderr, "hugepar: cannot read the topology under %s: %s\n", path_root(),
-			strerror(-rc));
+		fprintf(stderr, "hugepar: cannot read the topology under %s: %s\n",
+			path_root(), strerror(-rc));
 		return rc;
 	}
 	settings_validate(&c->settings, &c->topo);
@@ -111,12 +117,12 @@ static int cmd_apply(struct ctx *c)
 		fprintf(stderr, "hugepar: %s\n", res.error);
 	rc = record_write(c->record_dir, &c->settings, &c->topo, &c->plan, &res);
 	if (rc)
-		fprintf(stderr, "hugepar: cannot write the record in %s: %s\n", c->record_dir,
-			strerror(-rc));
+		fprintf(stderr, "hugepar: cannot write the record in %s: %s\n",
+			c->record_dir, strerror(-rc));
 	record_kmsg(&c->topo, &c->plan, &res);
 	rc = res.status == HP_STATUS_OK || res.status == HP_STATUS_DISABLED ? 0
-	     : res.status == HP_STATUS_PARTIAL				   ? 64
-									   : 1;
+	     : res.status == HP_STATUS_PARTIAL				    ? 64
+									    : 1;
 	engine_result_free(&res);
 	return rc;
 }
@@ -129,15 +135,15 @@ static int cmd_status(struct ctx *c)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "sysroot", required_argument, NULL, 'r' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "cmdline", required_argument, NULL, 'k' },
-		{ "method", required_argument, NULL, 'm' },
-		{ "record-dir", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+	    {"sysroot", required_argument, NULL, 'r'},
+	    {"config", required_argument, NULL, 'c'},
+	    {"cmdline", required_argument, NULL, 'k'},
+	    {"method", required_argument, NULL, 'm'},
+	    {"record-dir", required_argument, NULL, 'd'},
+	    {"json", no_argument, NULL, 'J'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
 	};
 	static struct ctx c; /* large: keep it off the stack */
 	int opt;
@@ -158,7 +164,9 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			if (method_parse(optarg, &c.method)) {
-				fprintf(stderr, "hugepar: --method %s: expected auto, parallel or serial\n",
+				fprintf(stderr,
+					"hugepar: --method %s: expected auto, parallel "
+					"or serial\n",
 					optarg);
 				return 2;
 			}

@@ -14,18 +14,18 @@ const char *path_root(void);
 
 /* Build the prefixed path of a formatted relative path; -ENAMETOOLONG if too long. */
 int path_build(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 bool path_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Read a whole (small) file into buf, NUL terminated, trailing newline kept. */
 int path_read(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Read one unsigned decimal from a file. */
 int path_read_u64(uint64_t *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* Write an unsigned decimal to a file (one write(2), as sysfs wants it). */
 int path_write_u64(uint64_t val, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 DIR *path_opendir(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -44,7 +44,8 @@ static uint64_t requested_pages(const struct hp_amount *a, const struct hp_node 
 
 unsigned plan_auto_threads(unsigned ncpus, uint64_t work_bytes)
 {
-	uint64_t by_work = (work_bytes + HP_AUTO_BYTES_PER_WORKER - 1) / HP_AUTO_BYTES_PER_WORKER;
+	uint64_t by_work =
+	    (work_bytes + HP_AUTO_BYTES_PER_WORKER - 1) / HP_AUTO_BYTES_PER_WORKER;
 	unsigned by_cpus = ncpus < 4 ? ncpus : (ncpus + 1) / 2;
 
 	if (work_bytes == 0 || ncpus == 0)
@@ -75,10 +76,10 @@ static void spread(unsigned total, const uint64_t *w, unsigned n, unsigned *out)
 			}
 			/* w[i]/out[i] > w[best]/out[best], with x/0 above every x/k */
 			if (!out[best] && !out[i] ? w[i] > w[best]
-			    : !out[i]	       ? true
-			    : !out[best]       ? false
-					       : (unsigned __int128)w[i] * out[best] >
-						 (unsigned __int128)w[best] * out[i])
+			    : !out[i]		  ? true
+			    : !out[best]	  ? false
+						  : (unsigned __int128)w[i] * out[best] >
+					       (unsigned __int128)w[best] * out[i])
 				best = i;
 		}
 		if (best == n)
@@ -96,7 +97,8 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 	memset(p, 0, sizeof(*p));
 	p->nnodes = t->nnodes;
 	p->nsizes = t->nsizes;
-	p->cells = calloc((size_t)t->nnodes * (t->nsizes ? t->nsizes : 1), sizeof(*p->cells));
+	p->cells =
+	    calloc((size_t)t->nnodes * (t->nsizes ? t->nsizes : 1), sizeof(*p->cells));
 	p->floor = calloc(t->nnodes, sizeof(*p->floor));
 	p->work = calloc(t->nnodes, sizeof(*p->work));
 	p->threads = calloc(t->nnodes, sizeof(*p->threads));
@@ -114,8 +116,8 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 
 		if (nd->has_memory)
 			p->floor[n] = s->reserve.kind == HP_AMOUNT_PERCENT
-					      ? share_of(nd->mem_total, s->reserve.value)
-					      : s->reserve.value;
+					  ? share_of(nd->mem_total, s->reserve.value)
+					  : s->reserve.value;
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			struct hp_cell *c = plan_cell(p, n, z);
 			const struct hp_pool *pl = &nd->pool[z];
@@ -138,13 +140,15 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 			if (!e->all_nodes && !idset_has(&e->nodes, t->nodes[n].id))
 				continue;
 			c->requested_set = true;
-			c->requested = requested_pages(&e->amount, &t->nodes[n], e->size_kb * 1024);
+			c->requested =
+			    requested_pages(&e->amount, &t->nodes[n], e->size_kb * 1024);
 		}
 	}
 
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_node *nd = &t->nodes[n];
-		uint64_t avail = nd->mem_free > p->floor[n] ? nd->mem_free - p->floor[n] : 0;
+		uint64_t avail =
+		    nd->mem_free > p->floor[n] ? nd->mem_free - p->floor[n] : 0;
 
 		/* Shrinks first: in exact mode the memory they free serves the growth. */
 		for (unsigned z = 0; z < t->nsizes; z++) {
@@ -158,7 +162,8 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 				continue;
 			}
 			c->target = c->requested;
-			if (!mul_u64(c->current - c->target, t->sizes[z].kb * 1024, &freed) ||
+			if (!mul_u64(c->current - c->target, t->sizes[z].kb * 1024,
+				     &freed) ||
 			    !add_u64(avail, freed, &avail))
 				avail = UINT64_MAX;
 		}
@@ -176,7 +181,8 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 			need = c->requested - c->current;
 			maxnew = avail / psz;
 			if (need > maxnew) {
-				c->cut = need > nd->mem_free / psz ? HP_CUT_MEMORY : HP_CUT_FLOOR;
+				c->cut = need > nd->mem_free / psz ? HP_CUT_MEMORY
+								   : HP_CUT_FLOOR;
 				need = maxnew;
 			}
 			c->target = c->current + need;
@@ -186,7 +192,8 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 		}
 	}
 
-	/* Threads per node: auto from CPUs and work, or an explicit total spread by work. */
+	/* Threads per node: auto from CPUs and work, or an explicit total spread by work.
+	 */
 	p->threads_auto = s->threads == 0;
 	if (p->threads_auto) {
 		for (unsigned n = 0; n < t->nnodes; n++)
@@ -200,7 +207,8 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 			plan_free(p);
 			return -ENOMEM;
 		}
-		/* Workers run on their node's CPUs: a CPU-less node is served serially. */
+		/* Workers run on their node's CPUs: a CPU-less node is served serially.
+		 */
 		for (unsigned n = 0; n < t->nnodes; n++)
 			w[n] = t->nodes[n].ncpus ? p->work[n] : 0;
 		spread(s->threads, w, t->nnodes, p->threads);
@@ -214,7 +222,8 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 
 			wsize[z] = 0;
 			if (c->target > c->current && t->sizes[z].parallel)
-				wsize[z] = (c->target - c->current) * (t->sizes[z].kb * 1024);
+				wsize[z] =
+				    (c->target - c->current) * (t->sizes[z].kb * 1024);
 		}
 		spread(p->threads[n], wsize, t->nsizes, wout);
 		for (unsigned z = 0; z < t->nsizes; z++)

@@ -11,9 +11,9 @@
 
 enum hp_cut {
 	HP_CUT_NONE,
-	HP_CUT_FLOOR,     /* would eat into the node's free-memory floor */
-	HP_CUT_MEMORY,    /* the node's free memory is not there */
-	HP_CUT_GROW,      /* grow mode keeps the larger existing pool */
+	HP_CUT_FLOOR,	  /* would eat into the node's free-memory floor */
+	HP_CUT_MEMORY,	  /* the node's free memory is not there */
+	HP_CUT_GROW,	  /* grow mode keeps the larger existing pool */
 	HP_CUT_NO_MEMORY, /* the node has no memory */
 };
 
@@ -28,10 +28,10 @@ struct hp_cell {
 
 struct hp_plan {
 	unsigned nnodes, nsizes;
-	struct hp_cell *cells;   /* [node * nsizes + size], indexes as in the topology */
-	uint64_t *floor;         /* per node, bytes kept free */
-	uint64_t *work;          /* per node, bytes the workers allocate (parallel sizes) */
-	unsigned *threads;       /* per node */
+	struct hp_cell *cells; /* [node * nsizes + size], indexes as in the topology */
+	uint64_t *floor;       /* per node, bytes kept free */
+	uint64_t *work;	       /* per node, bytes the workers allocate (parallel sizes) */
+	unsigned *threads;     /* per node */
 	unsigned threads_total;
 	bool threads_auto;
 };
@@ -40,10 +40,12 @@ struct hp_plan {
  * auto uses at most (see doc/threads.md). */
 #define HP_AUTO_BYTES_PER_WORKER (UINT64_C(256) << 20)
 
-int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct hp_plan *p);
+int plan_make(const struct hp_settings *s, const struct hp_topology *t,
+	      struct hp_plan *p);
 void plan_free(struct hp_plan *p);
 
-static inline struct hp_cell *plan_cell(const struct hp_plan *p, unsigned node, unsigned size)
+static inline struct hp_cell *plan_cell(const struct hp_plan *p, unsigned node,
+					unsigned size)
 {
 	return &p->cells[node * p->nsizes + size];
 }

@@ -67,7 +67,8 @@ static int write_atomic(const char *dir, body_fn body, const void *arg)
 	json_begin(&j, f);
 	body(&j, arg);
 	json_end(&j);
-	/* No fsync: the record lives on a tmpfs (/run); the rename is what makes it whole. */
+	/* No fsync: the record lives on a tmpfs (/run); the rename is what makes it
+	 * whole. */
 	rc = fflush(f) || fchmod(fd, 0644) ? -errno : 0;
 	if (fclose(f) && !rc)
 		rc = -errno;
@@ -129,14 +130,14 @@ static void body_full(struct json_out *j, const void *arg)
 		json_str(j, "method_note", sr->method_note);
 		json_u64(j, "workers", sr->workers);
 		json_u64(j, "ms", sr->ms);
-		json_u64(j, "overcommit_before", sr->worked ? sr->overcommit_before
-							    : t->sizes[z].overcommit);
-		json_u64(j, "overcommit_after", sr->worked ? sr->overcommit_after
-							   : t->sizes[z].overcommit);
-		json_u64(j, "surplus_before", sr->worked ? sr->surplus_before
-							 : t->sizes[z].pool.surplus);
-		json_u64(j, "surplus_after", sr->worked ? sr->surplus_after
-							: t->sizes[z].pool.surplus);
+		json_u64(j, "overcommit_before",
+			 sr->worked ? sr->overcommit_before : t->sizes[z].overcommit);
+		json_u64(j, "overcommit_after",
+			 sr->worked ? sr->overcommit_after : t->sizes[z].overcommit);
+		json_u64(j, "surplus_before",
+			 sr->worked ? sr->surplus_before : t->sizes[z].pool.surplus);
+		json_u64(j, "surplus_after",
+			 sr->worked ? sr->surplus_after : t->sizes[z].pool.surplus);
 		json_u64(j, "chunks", sr->chunks);
 		json_u64(j, "chunks_refused", sr->enomem);
 		json_close(j, '}');
@@ -179,10 +180,11 @@ static void body_full(struct json_out *j, const void *arg)
 	json_close(j, '}');
 }
 
-int record_write(const char *dir, const struct hp_settings *s, const struct hp_topology *t,
-		 const struct hp_plan *p, const struct hp_result *res)
+int record_write(const char *dir, const struct hp_settings *s,
+		 const struct hp_topology *t, const struct hp_plan *p,
+		 const struct hp_result *res)
 {
-	struct full a = { .s = s, .t = t, .p = p, .res = res };
+	struct full a = {.s = s, .t = t, .p = p, .res = res};
 
 	return write_atomic(dir, body_full, &a);
 }
@@ -205,7 +207,7 @@ static void body_failure(struct json_out *j, const void *arg)
 
 int record_failure(const char *dir, const struct hp_settings *s, const char *why)
 {
-	struct full a = { .s = s, .why = why };
+	struct full a = {.s = s, .why = why};
 
 	return write_atomic(dir, body_failure, &a);
 }
@@ -254,26 +256,30 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 			got += res->cells[n * t->nsizes + z].achieved;
 		}
 		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-		pos += snprintf(sizes + pos, sizeof(sizes) - pos, ", %s %llu/%llu pages (%s)", sz,
-				(unsigned long long)got, (unsigned long long)target,
+		pos += snprintf(sizes + pos, sizeof(sizes) - pos,
+				", %s %llu/%llu pages (%s)", sz, (unsigned long long)got,
+				(unsigned long long)target,
 				method_name(res->sizes[z].method));
 		if (pos >= sizeof(sizes))
 			break;
 	}
-	record_log(res->status == HP_STATUS_OK ? 6 : 4, "%s in %llu ms on %u node%s, %u threads%s%s%s",
-		status_name(res->status), (unsigned long long)res->duration_ms, t->nnodes,
-		t->nnodes == 1 ? "" : "s", p->threads_total, sizes[0] ? sizes : ", nothing to do",
-		res->error[0] ? ": " : "", res->error);
+	record_log(res->status == HP_STATUS_OK ? 6 : 4,
+		   "%s in %llu ms on %u node%s, %u threads%s%s%s",
+		   status_name(res->status), (unsigned long long)res->duration_ms,
+		   t->nnodes, t->nnodes == 1 ? "" : "s", p->threads_total,
+		   sizes[0] ? sizes : ", nothing to do", res->error[0] ? ": " : "",
+		   res->error);
 	for (unsigned n = 0; n < t->nnodes; n++)
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			const struct hp_cell_result *cr = &res->cells[n * t->nsizes + z];
 
-			if (cr->status != HP_STATUS_PARTIAL && cr->status != HP_STATUS_FAILED &&
+			if (cr->status != HP_STATUS_PARTIAL &&
+			    cr->status != HP_STATUS_FAILED &&
 			    cr->status != HP_STATUS_CAPPED)
 				continue;
 			format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
 			record_log(4, "node %u %s: %s, %s", t->nodes[n].id, sz,
-				status_name(cr->status), cr->reason);
+				   status_name(cr->status), cr->reason);
 		}
 }
 
@@ -344,8 +350,8 @@ int record_show(const char *dir, bool json)
 
 	arr = json_get(&v, "sizes");
 	if (arr && arr->n) {
-		printf("\n%-5s %-9s %8s %9s %11s %11s  %s\n", "SIZE", "METHOD", "WORKERS", "TIME",
-		       "OVERCOMMIT", "SURPLUS", "NOTE");
+		printf("\n%-5s %-9s %8s %9s %11s %11s  %s\n", "SIZE", "METHOD", "WORKERS",
+		       "TIME", "OVERCOMMIT", "SURPLUS", "NOTE");
 		for (unsigned i = 0; i < arr->n; i++) {
 			const struct json_val *z = &arr->kids[i];
 			char oc[32], su[32];
@@ -365,8 +371,9 @@ int record_show(const char *dir, bool json)
 	}
 	arr = json_get(&v, "nodes");
 	if (arr && arr->n) {
-		printf("\n%-5s %-5s %8s %9s %8s %8s %9s  %-9s %s\n", "NODE", "SIZE", "BEFORE",
-		       "REQUESTED", "TARGET", "ACHIEVED", "TIME", "STATUS", "REASON");
+		printf("\n%-5s %-5s %8s %9s %8s %8s %9s  %-9s %s\n", "NODE", "SIZE",
+		       "BEFORE", "REQUESTED", "TARGET", "ACHIEVED", "TIME", "STATUS",
+		       "REASON");
 		for (unsigned i = 0; i < arr->n; i++) {
 			const struct json_val *nd = &arr->kids[i];
 			const struct json_val *zs = json_get(nd, "sizes");
@@ -381,14 +388,18 @@ int record_show(const char *dir, bool json)
 					    json_get_num(c, "achieved") == 0)
 						continue;
 				} else {
-					snprintf(req, sizeof(req), "%lld", (long long)rq->num);
+					snprintf(req, sizeof(req), "%lld",
+						 (long long)rq->num);
 				}
-				printf("%-5lld %-5s %8lld %9s %8lld %8lld %6lld ms  %-9s %s\n",
-				       (long long)json_get_num(nd, "node"), json_get_str(c, "size"),
+				printf("%-5lld %-5s %8lld %9s %8lld %8lld %6lld ms  %-9s "
+				       "%s\n",
+				       (long long)json_get_num(nd, "node"),
+				       json_get_str(c, "size"),
 				       (long long)json_get_num(c, "before"), req,
 				       (long long)json_get_num(c, "target"),
 				       (long long)json_get_num(c, "achieved"),
-				       (long long)json_get_num(c, "ms"), json_get_str(c, "status"),
+				       (long long)json_get_num(c, "ms"),
+				       json_get_str(c, "status"),
 				       json_get_str(c, "reason"));
 			}
 		}
@@ -399,8 +410,9 @@ int record_show(const char *dir, bool json)
 		for (unsigned i = 0; i < probs->n; i++) {
 			const struct json_val *p = &probs->kids[i];
 
-			printf("  %s: %s=%s: %s\n", json_get_str(p, "origin"), json_get_str(p, "key"),
-			       json_get_str(p, "value"), json_get_str(p, "message"));
+			printf("  %s: %s=%s: %s\n", json_get_str(p, "origin"),
+			       json_get_str(p, "key"), json_get_str(p, "value"),
+			       json_get_str(p, "message"));
 		}
 	}
 	json_free(&v);

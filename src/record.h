@@ -15,8 +15,9 @@
 #define HP_RECORD_FORMAT 1
 
 /* Write dir/status.json atomically (temp file + rename), mode 0644. */
-int record_write(const char *dir, const struct hp_settings *s, const struct hp_topology *t,
-		 const struct hp_plan *p, const struct hp_result *res);
+int record_write(const char *dir, const struct hp_settings *s,
+		 const struct hp_topology *t, const struct hp_plan *p,
+		 const struct hp_result *res);
 /* A record for a run that could not start (no topology). */
 int record_failure(const char *dir, const struct hp_settings *s, const char *why);
 /* One summary line, and one warning per node that fell short, to /dev/kmsg and stdout. */

@@ -18,7 +18,8 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 	char a[32], b[32], c[32], sz[16];
 
 	fprintf(f, "Topology: %u node%s%s, %u CPUs online, huge page sizes:", t->nnodes,
-		t->nnodes == 1 ? "" : "s", t->numa ? "" : " (no NUMA sysfs)", t->ncpus_online);
+		t->nnodes == 1 ? "" : "s", t->numa ? "" : " (no NUMA sysfs)",
+		t->ncpus_online);
 	for (unsigned z = 0; z < t->nsizes; z++) {
 		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
 		fprintf(f, " %s", sz);
@@ -26,8 +27,8 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 	fprintf(f, "%s\n", t->hugetlb ? "" : " none (kernel without hugetlb)");
 	if (t->warning[0])
 		fprintf(f, "Note: %s\n", t->warning);
-	fprintf(f, "\n%-6s %-6s %-16s %10s %10s %10s\n", "NODE", "CPUS", "CPULIST", "MEMTOTAL",
-		"MEMFREE", "FLOOR");
+	fprintf(f, "\n%-6s %-6s %-16s %10s %10s %10s\n", "NODE", "CPUS", "CPULIST",
+		"MEMTOTAL", "MEMFREE", "FLOOR");
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_node *nd = &t->nodes[n];
 		char cpus[4096];
@@ -39,14 +40,18 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 		format_bytes(nd->mem_total, a, sizeof(a));
 		format_bytes(nd->mem_free, b, sizeof(b));
 		format_bytes(p->floor[n], c, sizeof(c));
-		fprintf(f, "%-6u %-6u %-16s %10s %10s %10s\n", nd->id, nd->ncpus, cpus, a, b, c);
+		fprintf(f, "%-6u %-6u %-16s %10s %10s %10s\n", nd->id, nd->ncpus, cpus, a,
+			b, c);
 	}
 
 	amount_format(&s->reserve, a, sizeof(a));
-	fprintf(f, "\nPlan: mode %s, reserve %s per node, timeout %llu.%03llus, threads %s = %u%s\n",
+	fprintf(f,
+		"\nPlan: mode %s, reserve %s per node, timeout %llu.%03llus, threads %s "
+		"= %u%s\n",
 		mode_name(s->mode), a, (unsigned long long)s->timeout_ms / 1000,
-		(unsigned long long)s->timeout_ms % 1000, p->threads_auto ? "auto" : "set",
-		p->threads_total, s->enabled ? "" : " (disabled: nothing will be done)");
+		(unsigned long long)s->timeout_ms % 1000,
+		p->threads_auto ? "auto" : "set", p->threads_total,
+		s->enabled ? "" : " (disabled: nothing will be done)");
 	fprintf(f, "%-6s %-5s %10s %10s %10s %10s %8s  %s\n", "NODE", "SIZE", "CURRENT",
 		"REQUESTED", "TARGET", "CHANGE", "WORKERS", "NOTE");
 	for (unsigned n = 0; n < t->nnodes; n++) {
@@ -58,7 +63,8 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 				continue;
 			format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
 			if (cl->requested_set)
-				snprintf(a, sizeof(a), "%llu", (unsigned long long)cl->requested);
+				snprintf(a, sizeof(a), "%llu",
+					 (unsigned long long)cl->requested);
 			else
 				strcpy(a, "-");
 			fprintf(f, "%-6u %-5s %10llu %10s %10llu %+10lld %8u  %s\n",

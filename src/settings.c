@@ -36,7 +36,8 @@ void amount_format(const struct hp_amount *a, char *buf, size_t len)
 		break;
 	case HP_AMOUNT_PERCENT:
 		if (a->value % 100)
-			snprintf(buf, len, "%llu.%02llu%%", (unsigned long long)a->value / 100,
+			snprintf(buf, len, "%llu.%02llu%%",
+				 (unsigned long long)a->value / 100,
 				 (unsigned long long)a->value % 100);
 		else
 			snprintf(buf, len, "%llu%%", (unsigned long long)a->value / 100);
@@ -127,7 +128,8 @@ static int parse_entry(const char *text, struct hp_entry *e, char *why, size_t w
 
 	rc = parse_amount(colon + 1, &e->amount);
 	if (rc) {
-		snprintf(why, wlen, "amount '%s' is %s (a count, a size like 64G, or 50%%)",
+		snprintf(why, wlen,
+			 "amount '%s' is %s (a count, a size like 64G, or 50%%)",
 			 colon + 1, errmsg(rc));
 		return rc;
 	}
@@ -169,8 +171,9 @@ static void set_pages(struct hp_settings *s, const char *key, const char *value,
 			if (!p[n] || isspace((unsigned char)p[n]) || p[n] == ';')
 				break;
 			if (p[n] == ',') {
-				for (q = p + n + 1; *q && *q != ',' && *q != ';' &&
-						    *q != ':' && !isspace((unsigned char)*q);
+				for (q = p + n + 1;
+				     *q && *q != ',' && *q != ';' && *q != ':' &&
+				     !isspace((unsigned char)*q);
 				     q++)
 					;
 				if (*q == ':')
@@ -201,11 +204,13 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 	uint64_t v;
 	int rc;
 
-	/* On the command line "rd.hugepar=" is the off switch; the rest are rd.hugepar.KEY. */
+	/* On the command line "rd.hugepar=" is the off switch; the rest are
+	 * rd.hugepar.KEY. */
 	if (cmdline) {
 		if (strcmp(key, "rd.hugepar") == 0)
 			k = "enabled";
-		else if (strncmp(key, "rd.hugepar.", 11) == 0 && strcmp(key + 11, "enabled"))
+		else if (strncmp(key, "rd.hugepar.", 11) == 0 &&
+			 strcmp(key + 11, "enabled"))
 			k = key + 11;
 		else
 			k = "";
@@ -217,7 +222,8 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 		bool b;
 
 		if (parse_bool(value, &b))
-			settings_problem(s, origin, key, value, "expected 0/1, no/yes, off/on");
+			settings_problem(s, origin, key, value,
+					 "expected 0/1, no/yes, off/on");
 		else
 			s->enabled = b;
 	} else if (strcmp(k, "reserve") == 0) {
@@ -225,12 +231,15 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 
 		rc = parse_amount(value, &a);
 		if (!rc && a.kind == HP_AMOUNT_COUNT)
-			rc = parse_bytes(value, &a.value); /* a plain number is bytes here */
-		a.kind = a.kind == HP_AMOUNT_PERCENT ? HP_AMOUNT_PERCENT : HP_AMOUNT_BYTES;
+			rc = parse_bytes(value,
+					 &a.value); /* a plain number is bytes here */
+		a.kind =
+		    a.kind == HP_AMOUNT_PERCENT ? HP_AMOUNT_PERCENT : HP_AMOUNT_BYTES;
 		if (rc)
-			settings_problem(s, origin, key, value,
-					 "%s: expected a size like 512M or a share like 2%%",
-					 errmsg(rc));
+			settings_problem(
+			    s, origin, key, value,
+			    "%s: expected a size like 512M or a share like 2%%",
+			    errmsg(rc));
 		else
 			s->reserve = a;
 	} else if (strcmp(k, "threads") == 0) {
@@ -238,13 +247,15 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 			s->threads = 0;
 		else if ((rc = parse_u64(value, &v)) || v == 0 || v > HP_MAX_THREADS)
 			settings_problem(s, origin, key, value,
-					 "expected 'auto' or a count from 1 to %d", HP_MAX_THREADS);
+					 "expected 'auto' or a count from 1 to %d",
+					 HP_MAX_THREADS);
 		else
 			s->threads = v;
 	} else if (strcmp(k, "timeout") == 0) {
 		if ((rc = parse_seconds(value, &v)) || v == 0 || v > HP_MAX_TIMEOUT_MS)
-			settings_problem(s, origin, key, value,
-					 "expected seconds, more than 0 and at most 3600");
+			settings_problem(
+			    s, origin, key, value,
+			    "expected seconds, more than 0 and at most 3600");
 		else
 			s->timeout_ms = v;
 	} else if (strcmp(k, "mode") == 0) {
@@ -253,7 +264,8 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 		else if (strcmp(value, "exact") == 0)
 			s->mode = HP_MODE_EXACT;
 		else
-			settings_problem(s, origin, key, value, "expected 'grow' or 'exact'");
+			settings_problem(s, origin, key, value,
+					 "expected 'grow' or 'exact'");
 	} else {
 		settings_problem(s, origin, key, value, "unknown key");
 	}
@@ -278,7 +290,8 @@ int settings_load_file(struct hp_settings *s, const char *file)
 
 			while ((c = fgetc(f)) != EOF && c != '\n')
 				;
-			settings_problem(s, origin, "", "", "line longer than %zu characters",
+			settings_problem(s, origin, "", "",
+					 "line longer than %zu characters",
 					 sizeof(line) - 2);
 			continue;
 		}
@@ -351,7 +364,8 @@ void settings_load_cmdline(struct hp_settings *s, const char *cmdline)
 			p++;
 		if (!*p)
 			break;
-		/* The kernel's rules: double quotes may enclose spaces, and are dropped. */
+		/* The kernel's rules: double quotes may enclose spaces, and are dropped.
+		 */
 		while (*p && (quoted || !isspace((unsigned char)*p))) {
 			if (*p == '"')
 				quoted = !quoted;
@@ -362,8 +376,8 @@ void settings_load_cmdline(struct hp_settings *s, const char *cmdline)
 		*w = '\0';
 		if (strcmp(word, "--") == 0)
 			break; /* the rest is for init */
-		if (strncmp(word, "rd.hugepar", 10) || (word[10] && word[10] != '.' &&
-							 word[10] != '='))
+		if (strncmp(word, "rd.hugepar", 10) ||
+		    (word[10] && word[10] != '.' && word[10] != '='))
 			continue;
 		add_source(s, origin);
 		eq = strchr(word, '=');
@@ -379,8 +393,9 @@ void settings_validate(struct hp_settings *s, const struct hp_topology *t)
 
 	for (unsigned i = 0; i < s->nentries; i++) {
 		struct hp_entry *e = &s->entries[i];
-		const char *key = strcmp(e->origin, "kernel command line") ? "pages"
-									   : "rd.hugepar.pages";
+		const char *key = strcmp(e->origin, "kernel command line")
+				      ? "pages"
+				      : "rd.hugepar.pages";
 		char sz[32], offered[128] = "";
 		bool ok = true;
 
@@ -389,18 +404,20 @@ void settings_validate(struct hp_settings *s, const struct hp_topology *t)
 				size_t n = strlen(offered);
 
 				format_size_kb(t->sizes[k].kb, sz, sizeof(sz));
-				snprintf(offered + n, sizeof(offered) - n, "%s%s", n ? " " : "",
-					 sz);
+				snprintf(offered + n, sizeof(offered) - n, "%s%s",
+					 n ? " " : "", sz);
 			}
 			format_size_kb(e->size_kb, sz, sizeof(sz));
 			if (t->nsizes)
-				settings_problem(s, e->origin, key, e->text,
-						 "page size %s is not offered by the kernel "
-						 "(it offers %s)",
-						 sz, offered);
+				settings_problem(
+				    s, e->origin, key, e->text,
+				    "page size %s is not offered by the kernel "
+				    "(it offers %s)",
+				    sz, offered);
 			else
-				settings_problem(s, e->origin, key, e->text,
-						 "the kernel offers no huge pages (no hugetlb)");
+				settings_problem(
+				    s, e->origin, key, e->text,
+				    "the kernel offers no huge pages (no hugetlb)");
 			ok = false;
 		}
 		for (unsigned id = 0; ok && !e->all_nodes && id < HP_MAX_NODES; id++) {

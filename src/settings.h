@@ -24,13 +24,14 @@ struct hp_amount {
 	uint64_t value;
 };
 
-/* One "SIZE:AMOUNT[@NODES]" entry. Later entries override earlier ones per node and size. */
+/* One "SIZE:AMOUNT[@NODES]" entry. Later entries override earlier ones per node and size.
+ */
 struct hp_entry {
 	uint64_t size_kb;
 	struct hp_amount amount;
 	bool all_nodes;
 	struct hp_idset nodes;
-	char text[128]; /* as written, for messages */
+	char text[128];	 /* as written, for messages */
 	char origin[96]; /* file:line or "kernel command line" */
 };
 
@@ -48,7 +49,7 @@ struct hp_settings {
 	unsigned nentries;
 	struct hp_entry entries[HP_MAX_ENTRIES];
 	struct hp_amount reserve; /* the per-node free-memory floor */
-	unsigned threads;         /* 0: auto */
+	unsigned threads;	  /* 0: auto */
 	uint64_t timeout_ms;
 	enum hp_mode mode;
 	unsigned nproblems;
@@ -58,10 +59,10 @@ struct hp_settings {
 	char sources[HP_MAX_SOURCES][256];
 };
 
-#define HP_DEFAULT_RESERVE   (UINT64_C(512) << 20)
-#define HP_DEFAULT_TIMEOUT   60000
-#define HP_MAX_TIMEOUT_MS    (UINT64_C(3600) * 1000)
-#define HP_MAX_THREADS	     4096
+#define HP_DEFAULT_RESERVE (UINT64_C(512) << 20)
+#define HP_DEFAULT_TIMEOUT 60000
+#define HP_MAX_TIMEOUT_MS  (UINT64_C(3600) * 1000)
+#define HP_MAX_THREADS	   4096
 
 void settings_init(struct hp_settings *s);
 
@@ -81,7 +82,7 @@ void settings_validate(struct hp_settings *s, const struct hp_topology *t);
 
 void settings_problem(struct hp_settings *s, const char *origin, const char *key,
 		      const char *value, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 
 const char *mode_name(enum hp_mode m);
 /* "2M:512", "1G:64G", "2M:50%" form of an amount. */

@@ -121,8 +121,8 @@ static int read_pool(struct hp_pool *p, const char *dir, uint64_t kb)
 		rc = path_read_u64(&p->free, "%s/hugepages-%llukB/free_hugepages", dir,
 				   (unsigned long long)kb);
 	if (!rc)
-		rc = path_read_u64(&p->surplus, "%s/hugepages-%llukB/surplus_hugepages", dir,
-				   (unsigned long long)kb);
+		rc = path_read_u64(&p->surplus, "%s/hugepages-%llukB/surplus_hugepages",
+				   dir, (unsigned long long)kb);
 	return rc;
 }
 
@@ -134,11 +134,12 @@ int topology_read_pools(struct hp_topology *t)
 		int rc = read_pool(&sz->pool, HP_DIR, sz->kb);
 
 		if (!rc)
-			rc = path_read_u64(&sz->resv, HP_DIR "/hugepages-%llukB/resv_hugepages",
-					   kb);
+			rc = path_read_u64(&sz->resv,
+					   HP_DIR "/hugepages-%llukB/resv_hugepages", kb);
 		if (!rc)
-			rc = path_read_u64(&sz->overcommit,
-					   HP_DIR "/hugepages-%llukB/nr_overcommit_hugepages", kb);
+			rc = path_read_u64(
+			    &sz->overcommit,
+			    HP_DIR "/hugepages-%llukB/nr_overcommit_hugepages", kb);
 		if (rc)
 			return rc;
 		for (unsigned i = 0; i < t->nnodes; i++) {
@@ -165,7 +166,7 @@ int topology_read_pools(struct hp_topology *t)
 
 static int read_nodes(struct hp_topology *t, const struct hp_idset *online)
 {
-	struct hp_idset ids = { 0 }, with_mem;
+	struct hp_idset ids = {0}, with_mem;
 	bool have_mem_list;
 	DIR *d = path_opendir(NODE_DIR);
 	struct dirent *de;
@@ -216,7 +217,8 @@ static int read_nodes(struct hp_topology *t, const struct hp_idset *online)
 		rc = read_meminfo(file, &nd->mem_total, &nd->mem_free);
 		if (rc)
 			return rc;
-		nd->has_memory = have_mem_list ? idset_has(&with_mem, id) : nd->mem_total > 0;
+		nd->has_memory =
+		    have_mem_list ? idset_has(&with_mem, id) : nd->mem_total > 0;
 	}
 	return 0;
 }

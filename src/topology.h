@@ -11,32 +11,32 @@
 #define HP_MAX_SIZES 8
 
 struct hp_pool {
-	uint64_t nr;      /* pages in the pool, surplus included (as sysfs counts) */
-	uint64_t free;    /* free pages */
+	uint64_t nr;	  /* pages in the pool, surplus included (as sysfs counts) */
+	uint64_t free;	  /* free pages */
 	uint64_t surplus; /* surplus pages (given back when no longer used) */
 };
 
 struct hp_node {
 	unsigned id;
-	unsigned ncpus;         /* online CPUs of the node */
-	struct hp_idset *cpus;  /* those CPUs */
-	uint64_t mem_total;     /* bytes */
-	uint64_t mem_free;      /* bytes */
+	unsigned ncpus;	       /* online CPUs of the node */
+	struct hp_idset *cpus; /* those CPUs */
+	uint64_t mem_total;    /* bytes */
+	uint64_t mem_free;     /* bytes */
 	bool has_memory;
 	struct hp_pool pool[HP_MAX_SIZES]; /* indexed like hp_topology.sizes */
 };
 
 struct hp_size {
-	uint64_t kb;         /* page size in kB, as in hugepages-<kb>kB */
-	bool parallel;       /* the kernel lets surplus pages of this size be reserved */
+	uint64_t kb;	     /* page size in kB, as in hugepages-<kb>kB */
+	bool parallel;	     /* the kernel lets surplus pages of this size be reserved */
 	struct hp_pool pool; /* global counts */
 	uint64_t resv;
 	uint64_t overcommit; /* nr_overcommit_hugepages */
 };
 
 struct hp_topology {
-	bool numa;     /* /sys/devices/system/node exists */
-	bool hugetlb;  /* /sys/kernel/mm/hugepages exists and offers sizes */
+	bool numa;    /* /sys/devices/system/node exists */
+	bool hugetlb; /* /sys/kernel/mm/hugepages exists and offers sizes */
 	unsigned ncpus_online;
 	unsigned nnodes;
 	struct hp_node *nodes; /* ascending id */

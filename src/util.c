@@ -43,7 +43,8 @@ int idset_format(const struct hp_idset *s, char *buf, size_t len)
 		if (j == i)
 			n = snprintf(buf + pos, len - pos, "%s%u", pos ? "," : "", i);
 		else
-			n = snprintf(buf + pos, len - pos, "%s%u-%u", pos ? "," : "", i, j);
+			n = snprintf(buf + pos, len - pos, "%s%u-%u", pos ? "," : "", i,
+				     j);
 		if (n < 0 || (size_t)n >= len - pos)
 			return -ENOSPC;
 		pos += n;
@@ -211,8 +212,8 @@ int parse_seconds(const char *str, uint64_t *out_ms)
 
 int parse_bool(const char *str, bool *out)
 {
-	static const char *const yes[] = { "1", "yes", "on", "true" };
-	static const char *const no[] = { "0", "no", "off", "false" };
+	static const char *const yes[] = {"1", "yes", "on", "true"};
+	static const char *const no[] = {"0", "no", "off", "false"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
 		if (strcasecmp(str, yes[i]) == 0) {

@@ -75,7 +75,7 @@ char *strtrim(char *s);
 
 /* snprintf that reports truncation as -ENOSPC. */
 int xsnprintf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Monotonic and boot clocks in milliseconds. */
 uint64_t now_ms(void);

@@ -12,14 +12,14 @@
 
 static unsigned passed, failed;
 
-#define CHECK(cond)                                                                    \
-	do {                                                                           \
-		if (cond) {                                                            \
-			passed++;                                                      \
-		} else {                                                               \
-			failed++;                                                      \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-		}                                                                      \
+#define CHECK(cond)                                                                      \
+	do {                                                                             \
+		if (cond) {                                                              \
+			passed++;                                                        \
+		} else {                                                                 \
+			failed++;                                                        \
+			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);  \
+		}                                                                        \
 	} while (0)
 
 static void test_idlist(void)
@@ -86,15 +86,19 @@ static void test_settings(void)
 	settings_init(s);
 	settings_set(s, "pages", "2M:512 1G:4@0,2-3;2M:50%@1", "f:1", false);
 	CHECK(s->nentries == 3 && s->nproblems == 0);
-	CHECK(s->entries[0].size_kb == 2048 && s->entries[0].amount.kind == HP_AMOUNT_COUNT &&
+	CHECK(s->entries[0].size_kb == 2048 &&
+	      s->entries[0].amount.kind == HP_AMOUNT_COUNT &&
 	      s->entries[0].amount.value == 512 && s->entries[0].all_nodes);
 	CHECK(s->entries[1].size_kb == 1048576 && !s->entries[1].all_nodes &&
-	      idset_count(&s->entries[1].nodes) == 3 && idset_has(&s->entries[1].nodes, 2));
-	CHECK(s->entries[2].amount.kind == HP_AMOUNT_PERCENT && s->entries[2].amount.value == 5000);
+	      idset_count(&s->entries[1].nodes) == 3 &&
+	      idset_has(&s->entries[1].nodes, 2));
+	CHECK(s->entries[2].amount.kind == HP_AMOUNT_PERCENT &&
+	      s->entries[2].amount.value == 5000);
 
 	/* Commas separate entries only where a new SIZE:AMOUNT starts. */
 	settings_init(s);
-	settings_load_cmdline(s, "quiet rd.hugepar.pages=2M:50%,1G:2@0,1,2M:64G@2 root=/dev/x");
+	settings_load_cmdline(
+	    s, "quiet rd.hugepar.pages=2M:50%,1G:2@0,1,2M:64G@2 root=/dev/x");
 	CHECK(s->nentries == 3 && s->nproblems == 0);
 	CHECK(idset_count(&s->entries[1].nodes) == 2);
 	CHECK(s->entries[2].amount.kind == HP_AMOUNT_BYTES &&
@@ -102,8 +106,9 @@ static void test_settings(void)
 
 	/* A bad entry is skipped and recorded; the good ones stay. */
 	settings_init(s);
-	settings_load_cmdline(s, "rd.hugepar.pages=2M:10,2M:x,1G:1@a rd.hugepar.threads=0 "
-				 "rd.hugepar.timeout=5 rd.hugepar.mode=fast rd.hugepar.bogus=1");
+	settings_load_cmdline(
+	    s, "rd.hugepar.pages=2M:10,2M:x,1G:1@a rd.hugepar.threads=0 "
+	       "rd.hugepar.timeout=5 rd.hugepar.mode=fast rd.hugepar.bogus=1");
 	CHECK(s->nentries == 1 && s->nproblems == 5);
 	CHECK(strcmp(s->problems[0].key, "rd.hugepar.pages") == 0 &&
 	      strcmp(s->problems[0].value, "2M:x") == 0);
@@ -115,7 +120,8 @@ static void test_settings(void)
 
 	/* Off switch, quotes, and "--" ends the kernel's part. */
 	settings_init(s);
-	settings_load_cmdline(s, "rd.hugepar=0 \"rd.hugepar.pages=2M:1 1G:1\" -- rd.hugepar.threads=3");
+	settings_load_cmdline(
+	    s, "rd.hugepar=0 \"rd.hugepar.pages=2M:1 1G:1\" -- rd.hugepar.threads=3");
 	CHECK(!s->enabled && s->nentries == 2 && s->threads == 0);
 	settings_init(s);
 	settings_load_cmdline(s, "rd.hugepar rd.hugeparx=1");
@@ -123,7 +129,8 @@ static void test_settings(void)
 
 	/* Overflowing and odd values. */
 	settings_init(s);
-	settings_set(s, "pages", "2M:99999999999999999999 3K:1 1G:1@1024 1G:1@0-", "f:2", false);
+	settings_set(s, "pages", "2M:99999999999999999999 3K:1 1G:1@1024 1G:1@0-", "f:2",
+		     false);
 	CHECK(s->nentries == 1 && s->nproblems == 3); /* 3K is well formed */
 	settings_set(s, "reserve", "5%", "f:3", false);
 	CHECK(s->reserve.kind == HP_AMOUNT_PERCENT && s->reserve.value == 500);
@@ -131,14 +138,16 @@ static void test_settings(void)
 	CHECK(s->reserve.kind == HP_AMOUNT_BYTES && s->reserve.value == 1u << 30);
 	settings_set(s, "threads", "4097", "f:5", false);
 	settings_set(s, "timeout", "3601", "f:6", false);
-	CHECK(s->nproblems == 5 && s->threads == 0 && s->timeout_ms == HP_DEFAULT_TIMEOUT);
+	CHECK(s->nproblems == 5 && s->threads == 0 &&
+	      s->timeout_ms == HP_DEFAULT_TIMEOUT);
 }
 
 /* A synthetic machine: n nodes, equal CPUs and memory, sizes 2M and 1G. */
 static struct hp_node nodes[64];
 static struct hp_idset cpus[64];
 
-static void machine(struct hp_topology *t, unsigned n, unsigned cpn, uint64_t mem, uint64_t free_)
+static void machine(struct hp_topology *t, unsigned n, unsigned cpn, uint64_t mem,
+		    uint64_t free_)
 {
 	memset(t, 0, sizeof(*t));
 	memset(nodes, 0, sizeof(nodes));
@@ -176,10 +185,13 @@ static void test_plan(void)
 	settings_init(s);
 	settings_set(s, "pages", "2M:1024@0 2M:25%@1 1G:8@1", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
-	CHECK(plan_cell(&p, 0, 0)->target == 1024 && plan_cell(&p, 0, 0)->cut == HP_CUT_NONE);
+	CHECK(plan_cell(&p, 0, 0)->target == 1024 &&
+	      plan_cell(&p, 0, 0)->cut == HP_CUT_NONE);
 	CHECK(plan_cell(&p, 1, 1)->target == 8);
-	/* node 1: 10G free - 512M floor - 8G of 1G pages = 1.5G = 768 pages of 4G wanted */
-	CHECK(plan_cell(&p, 1, 0)->requested == 2048 && plan_cell(&p, 1, 0)->target == 768);
+	/* node 1: 10G free - 512M floor - 8G of 1G pages = 1.5G = 768 pages of 4G wanted
+	 */
+	CHECK(plan_cell(&p, 1, 0)->requested == 2048 &&
+	      plan_cell(&p, 1, 0)->target == 768);
 	CHECK(plan_cell(&p, 1, 0)->cut == HP_CUT_FLOOR);
 	CHECK(p.work[1] == 768 * (UINT64_C(2) << 20)); /* 1G pages are not worker work */
 	plan_free(&p);
@@ -188,7 +200,8 @@ static void test_plan(void)
 	settings_init(s);
 	settings_set(s, "pages", "2M:40G", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
-	CHECK(plan_cell(&p, 0, 0)->cut == HP_CUT_MEMORY && plan_cell(&p, 0, 0)->target == 4864);
+	CHECK(plan_cell(&p, 0, 0)->cut == HP_CUT_MEMORY &&
+	      plan_cell(&p, 0, 0)->target == 4864);
 	plan_free(&p);
 
 	/* Grow keeps a larger pool; exact shrinks it and frees memory for growth. */
@@ -197,7 +210,8 @@ static void test_plan(void)
 	settings_init(s);
 	settings_set(s, "pages", "2M:1000@0", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
-	CHECK(plan_cell(&p, 0, 0)->current == 1900 && plan_cell(&p, 0, 0)->target == 1900 &&
+	CHECK(plan_cell(&p, 0, 0)->current == 1900 &&
+	      plan_cell(&p, 0, 0)->target == 1900 &&
 	      plan_cell(&p, 0, 0)->cut == HP_CUT_GROW && p.threads[0] == 0);
 	plan_free(&p);
 	settings_set(s, "mode", "exact", "t", false);
@@ -205,7 +219,8 @@ static void test_plan(void)
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(plan_cell(&p, 0, 0)->target == 1000);
 	/* 10G free - 512M + 900 pages * 2M freed = 11.26G -> 10 pages of 1G fit */
-	CHECK(plan_cell(&p, 0, 1)->target == 10 && plan_cell(&p, 0, 1)->cut == HP_CUT_NONE);
+	CHECK(plan_cell(&p, 0, 1)->target == 10 &&
+	      plan_cell(&p, 0, 1)->cut == HP_CUT_NONE);
 	plan_free(&p);
 	nodes[0].pool[0].nr = nodes[0].pool[0].surplus = 0;
 
@@ -235,7 +250,8 @@ static void test_plan(void)
 	settings_init(s);
 	settings_set(s, "pages", "2M:1024", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
-	CHECK(plan_cell(&p, 2, 0)->target == 0 && plan_cell(&p, 2, 0)->cut == HP_CUT_NO_MEMORY);
+	CHECK(plan_cell(&p, 2, 0)->target == 0 &&
+	      plan_cell(&p, 2, 0)->cut == HP_CUT_NO_MEMORY);
 	CHECK(p.threads[0] == 2 && p.threads[1] == 0 && p.threads[2] == 0);
 	plan_free(&p);
 
@@ -250,14 +266,17 @@ static void test_plan(void)
 	plan_free(&p);
 	settings_set(s, "threads", "2", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
-	CHECK(p.threads_total == 2 && p.threads[1] == 1 && p.threads[0] == 1 && p.threads[2] == 0);
+	CHECK(p.threads_total == 2 && p.threads[1] == 1 && p.threads[0] == 1 &&
+	      p.threads[2] == 0);
 	plan_free(&p);
 
 	/* The auto formula. */
 	CHECK(plan_auto_threads(0, GiB) == 0 && plan_auto_threads(8, 0) == 0);
-	CHECK(plan_auto_threads(2, 300 << 20) == 2 && plan_auto_threads(2, 100 << 20) == 1);
+	CHECK(plan_auto_threads(2, 300 << 20) == 2 &&
+	      plan_auto_threads(2, 100 << 20) == 1);
 	CHECK(plan_auto_threads(72, 700 * GiB) == 36 && plan_auto_threads(72, GiB) == 4);
-	CHECK(plan_auto_threads(1, 700 * GiB) == 1 && plan_auto_threads(3, 700 * GiB) == 3);
+	CHECK(plan_auto_threads(1, 700 * GiB) == 1 &&
+	      plan_auto_threads(3, 700 * GiB) == 3);
 }
 
 int main(void)
