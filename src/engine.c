@@ -304,6 +304,8 @@ struct worker {
 	bool done;
 };
 
+#define MAX_MAPPINGS 60000
+
 /*
  * Reserve up to 'quota' pages of one size while bound to one node, in chunks that
  * start large (few mappings: vm.max_map_count) and halve on ENOMEM (a mapping's
@@ -352,13 +354,18 @@ worker_main(const struct hp_node *nd, uint64_t kb, uint64_t quota, uint64_t dead
 		void *addr;
 
 		m.chunks++;
-		addr = fault("mmap")
-			   ? MAP_FAILED
-			   : mmap(NULL, n * psz, PROT_READ | PROT_WRITE, flags, -1, 0);
+		if (fault("mmap")) {
+			addr = MAP_FAILED;
+			errno = ENOMEM;
+		} else {
+			addr = mmap(NULL, n * psz, PROT_READ | PROT_WRITE, flags, -1, 0);
+		}
 		if (addr == MAP_FAILED) {
 			m.enomem++;
-			if (chunk == 1) {
-				m.err = -ENOMEM;
+			/* Only a short node is worth a smaller try; anything else (no
+			 * MAP_HUGETLB for this size, say) ends the worker. */
+			if (chunk == 1 || errno != ENOMEM) {
+				m.err = -errno;
 				break;
 			}
 			chunk = (chunk + 1) / 2;
@@ -366,6 +373,10 @@ worker_main(const struct hp_node *nd, uint64_t kb, uint64_t quota, uint64_t dead
 		}
 		m.held += n;
 		fault_delay();
+		/* Each mapping is a VMA of this process: stay under vm.max_map_count
+		 * (65530 by default); the coordinator's per-node top-up does the rest. */
+		if (m.chunks >= MAX_MAPPINGS)
+			break;
 	}
 	/* One report at the end: on a machine with few CPUs every wake-up of the
 	 * coordinator would take a CPU from a worker. */
