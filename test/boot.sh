@@ -36,8 +36,12 @@ stage_dracut() {
 
 # initramfs FLAVOUR: nosystemd or systemd
 make_initramfs() {
-	local flavour=$1 mods="bash base udev-rules kernel-modules rootfs-block hugepar"
-	[ "$flavour" = systemd ] && mods="systemd systemd-initrd dracut-systemd $mods"
+	local flavour=$1 mods="base udev-rules kernel-modules rootfs-block hugepar"
+	case $flavour in
+	systemd) mods="systemd systemd-initrd dracut-systemd bash $mods" ;;
+	dash) mods="dash $mods" ;; # the hooks under a strict POSIX shell
+	*) mods="bash $mods" ;;
+	esac
 	dracutbasedir=$B/dracut dracut --quiet --force --no-hostonly --no-early-microcode \
 		--conf /dev/null --confdir "$B/dracut.conf.d" --modules "$mods" \
 		--drivers "virtio_pci virtio_blk ext4" --kver "$KVER" "$B/initrd-$flavour.img" \
@@ -113,6 +117,7 @@ rec() { jq_py "$B/$1.json" "$2"; }
 setup() {
 	stage_dracut
 	make_root
+	# shellcheck disable=SC2086
 	for f in nosystemd ${1:-}; do
 		if make_initramfs "$f"; then pass "dracut --add hugepar ($f)"; else
 			fail "dracut --add hugepar ($f), see $B/dracut-$f.log"; return 1; fi
@@ -143,7 +148,7 @@ if [ "${1:-}" = demo ]; then
 	exit 0
 fi
 
-setup systemd || { echo "boot: $(summary_line)"; exit 0; }
+setup "systemd dash" || { echo "boot: $(summary_line)"; exit 0; }
 
 # 1. two nodes of different sizes: a share and a count; threads given
 if boot shares nosystemd "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 rd.hugepar.reserve=128M rd.hugepar.threads=3"; then
@@ -195,7 +200,17 @@ else
 	fail "systemd-off: boot did not finish"
 fi
 
-# 5. four nodes, one without CPUs; 1G pages on node 0 (may come out short: truthfully)
+# 5. the hooks under dash
+if boot dash dash "$TWO" "rd.hugepar.pages=2M:20 rd.hugepar.reserve=128M"; then
+	pass "dash: boot completed"
+	expect_eq "dash: node 0 pool" "$(node_pool dash 0 2)" 20
+	expect_eq "dash: node 1 pool" "$(node_pool dash 1 2)" 20
+	expect_eq "dash: status" "$(rec dash "r['status']")" ok
+else
+	fail "dash: boot did not finish (see $B/dash.log)"
+fi
+
+# 6. four nodes, one without CPUs; 1G pages on node 0 (may come out short: truthfully)
 if boot four nosystemd "512:1 512:1 512:1 1536:0" \
 	"rd.hugepar.pages=2M:20,1G:1@3 rd.hugepar.reserve=64M"; then
 	pass "four: boot completed"
