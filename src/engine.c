@@ -97,6 +97,7 @@ const char *status_name(enum hp_status s)
  * Fault injection for tests: HUGEPAR_FAULT="mmap:N,write:N,overcommit" makes the Nth
  * reservation (per worker) or the Nth nr_hugepages write (per coordinator) fail, or
  * the kernel refuse the overcommit raise; a name without ":N" fails every time.
+ * "misplace" runs every worker on the next node, to drive the trim and top-up.
  * Built into test binaries only (make hugepar-test).
  */
 #ifdef HUGEPAR_TESTING
@@ -113,8 +114,8 @@ static void fault_delay(void)
 
 static bool fault(const char *what)
 {
-	static unsigned counts[3];
-	static const char *const names[] = {"mmap", "write", "overcommit"};
+	static unsigned counts[4];
+	static const char *const names[] = {"mmap", "write", "overcommit", "misplace"};
 	const char *env = getenv("HUGEPAR_FAULT");
 	size_t len = strlen(what);
 
@@ -543,7 +544,8 @@ static int run_parallel(struct size_job *j)
 					close(w[i].rfd);
 					close(w[i].ctl);
 				}
-				worker_main(&t->nodes[n], kb, quota, j->deadline, rp[1],
+				worker_main(&t->nodes[fault("misplace") ? (n + 1) % t->nnodes : n],
+					    kb, quota, j->deadline, rp[1],
 					    cp[0]);
 			}
 			close(rp[1]);
@@ -644,21 +646,35 @@ static int run_parallel(struct size_job *j)
 static void reconcile(struct size_job *j)
 {
 	const struct hp_topology *t = j->t;
+	uint64_t kb = t->sizes[j->z].kb, *have;
 
-	for (unsigned n = 0; t->numa && n < t->nnodes; n++) {
+	have = t->numa ? calloc(t->nnodes, sizeof(*have)) : NULL;
+	for (unsigned n = 0; have && n < t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
-		uint64_t have, t0;
+		uint64_t t0;
 
-		if (node_persistent(t->nodes[n].id, t->sizes[j->z].kb, &have, NULL))
+		if (node_persistent(t->nodes[n].id, kb, &have[n], NULL)) {
+			have[n] = UINT64_MAX;
 			continue;
-		if (have > c->target && c->target >= c->current) {
+		}
+		if (have[n] > c->target && c->target >= c->current) {
 			t0 = now_ms();
-			node_set(t, j->z, t->nodes[n].id, MAX(c->target, c->current),
-				 now_ms() + 10000);
+			node_set(t, j->z, t->nodes[n].id, c->target, now_ms() + 10000);
 			j->notes[n].ms += now_ms() - t0;
+			j->rep.sr.trimmed += have[n] - c->target;
+			if (node_persistent(t->nodes[n].id, kb, &have[n], NULL))
+				have[n] = UINT64_MAX;
 		}
 	}
 	run_serial(j, false);
+	for (unsigned n = 0; have && n < t->nnodes; n++) {
+		uint64_t now;
+
+		if (have[n] != UINT64_MAX &&
+		    node_persistent(t->nodes[n].id, kb, &now, NULL) == 0 && now > have[n])
+			j->rep.sr.topped_up += now - have[n];
+	}
+	free(have);
 }
 
 /*

@@ -39,6 +39,8 @@ struct hp_size_result {
 	uint64_t overcommit_before, overcommit_after;
 	uint64_t surplus_before, surplus_after;
 	uint64_t chunks, enomem; /* reservation calls made, and refused */
+	uint64_t trimmed;        /* pages freed on nodes that got more than planned */
+	uint64_t topped_up;      /* pages added by per-node writes after the workers */
 };
 
 struct hp_result {

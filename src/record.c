@@ -140,6 +140,8 @@ static void body_full(struct json_out *j, const void *arg)
 			 sr->worked ? sr->surplus_after : t->sizes[z].pool.surplus);
 		json_u64(j, "chunks", sr->chunks);
 		json_u64(j, "chunks_refused", sr->enomem);
+		json_u64(j, "trimmed", sr->trimmed);
+		json_u64(j, "topped_up", sr->topped_up);
 		json_close(j, '}');
 	}
 	json_close(j, ']');

@@ -55,6 +55,7 @@ make_root() {
 	cp "$(command -v busybox)" "$r/bin/busybox"
 	for c in sh cat ls mount poweroff sleep echo grep; do ln -s busybox "$r/bin/$c"; done
 	cp "$TOP/hugepar" "$r/usr/sbin/hugepar"
+	[ -x "$TOP/hugepar-test" ] && cp "$TOP/hugepar-test" "$r/usr/sbin/hugepar-test"
 	# systemd switches only into a root that looks like an OS tree
 	printf 'NAME=hugepar-test\nID=hugepar-test\n' >"$r/etc/os-release"
 	cp "$TOP/bench/guest.sh" "$r/bench.sh"
@@ -65,6 +66,13 @@ make_root() {
 mount -t proc proc /proc 2>/dev/null
 mount -t sysfs sys /sys 2>/dev/null
 grep -q bench.pages= /proc/cmdline && sh /bench.sh
+if grep -q boot.misplace /proc/cmdline; then
+	# the test build runs every worker on the wrong node: reconcile must fix it
+	HUGEPAR_FAULT=misplace /usr/sbin/hugepar-test apply --config /dev/null --record-dir /tmp/mp \
+		--method=parallel --cmdline "rd.hugepar.pages=2M:30@0 rd.hugepar.reserve=64M" >/dev/null 2>&1
+	echo "MISPLACE-RC $?"
+	echo "MISPLACE-BEGIN"; cat /tmp/mp/status.json; echo "MISPLACE-END"
+fi
 echo "HUGEPAR-BOOT-BEGIN"
 echo "UPTIME $(cat /proc/uptime)"
 for n in /sys/devices/system/node/node*; do
@@ -210,7 +218,20 @@ else
 	fail "dash: boot did not finish (see $B/dash.log)"
 fi
 
-# 6. four nodes, one without CPUs; 1G pages on node 0 (may come out short: truthfully)
+# 6. pages placed on the wrong node are trimmed there and topped up where planned
+if [ -x "$TOP/hugepar-test" ] && boot misplace nosystemd "$TWO" "rd.hugepar=0 boot.misplace"; then
+	tr -d '\r' <"$B/misplace.log" | sed -n '/^MISPLACE-BEGIN/,/^MISPLACE-END/p' | sed '1d;$d' >"$B/misplace-run.json"
+	expect_eq "misplace: exit code" "$(tr -d '\r' <"$B/misplace.log" | awk '$1=="MISPLACE-RC" {print $2}')" 0
+	expect_eq "misplace: node 0 has its pages" "$(node_pool misplace 0 2)" 30
+	expect_eq "misplace: node 1 has none" "$(node_pool misplace 1 2)" 0
+	expect_eq "misplace: trimmed on node 1, topped up on node 0" \
+		"$(rec misplace-run "(r['sizes'][0]['method'], r['sizes'][0]['trimmed'], r['sizes'][0]['topped_up'])")" \
+		"('parallel', 30, 30)"
+else
+	fail "misplace: needs hugepar-test and a finished boot (see $B/misplace.log)"
+fi
+
+# 7. four nodes, one without CPUs; 1G pages on node 0 (may come out short: truthfully)
 if boot four nosystemd "512:1 512:1 512:1 1536:0" \
 	"rd.hugepar.pages=2M:20,1G:1@3 rd.hugepar.reserve=64M"; then
 	pass "four: boot completed"

@@ -133,6 +133,7 @@ consistent chunk-refused
 empty
 HUGEPAR_FAULT=mmap apply reconcile 0 --method=parallel --cmdline "rd.hugepar.pages=2M:256"
 expect_eq "reconcile: pool" "$(cat "$S2/nr_hugepages")" 256
+expect_eq "reconcile: topped up" "$(field "r['sizes'][0]['topped_up']")" 256
 consistent reconcile
 
 # 9. the kernel refuses the overcommit raise: falls back to serial and says so
