@@ -5,7 +5,9 @@
 #     hugepar auto and with 1 worker (medians of 5, ratios to the global write);
 #  2. a thread sweep with init_on_alloc=1 (data for doc/threads-qemu.dat);
 #  3. time to the root switch: kernel command line hugepages=, hugepar in the
-#     initramfs, no huge pages; with and without init_on_alloc (BOOT_RUNS boots each).
+#     initramfs, no huge pages; with and without init_on_alloc (BOOT_RUNS boots each);
+#  4. the same with hugepar started early in the background (as shipped) against
+#     started only at pre-pivot: what the overlap with device discovery saves.
 #   bench/qemu.sh [PAGES]     (default 300)
 cd "$(dirname "$0")/.." || exit 1
 PAGES=${1:-300}
@@ -16,7 +18,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2fx", a / b}'; }
 col() { awk -v l="$2" '$1=="BENCH" && $2==l {print $3}' "$1" | median; }
 
-test/boot.sh setup >/dev/null || { echo "bench: cannot build the boot images"; exit 1; }
+test/boot.sh setup late >/dev/null || { echo "bench: cannot build the boot images"; exit 1; }
 
 echo "### Reserving $PAGES 2M pages from the booted root (ms, median of 5)"
 echo
@@ -71,3 +73,23 @@ for zero in 1 0; do
 	echo "| init_on_alloc=$zero | $(printf '%s\n' ${up[none]} | median) | $(printf '%s\n' ${up[kernel]} | median) | $(printf '%s\n' ${up[hugepar]} | median) |"
 	unset up
 done
+
+echo
+echo "### Early background start against a start at pre-pivot, 2 nodes x 1 vCPU, init_on_alloc=1, $half 2M pages a node (s to the root switch, median of $BOOT_RUNS boots)"
+echo
+echo "| no huge pages | hugepar at pre-udev, background (shipped) | hugepar at pre-pivot |"
+echo "|---|---|---|"
+declare -A up=()
+for _ in $(seq "$BOOT_RUNS"); do
+	for v in none early late; do
+		c="rd.hugepar.pages=2M:$half rd.hugepar.reserve=64M init_on_alloc=1"
+		f=nosystemd
+		[ $v = none ] && c="rd.hugepar=0 init_on_alloc=1"
+		[ $v = late ] && f=late
+		t=$(BOOT_FLAVOUR=$f test/boot.sh bench "start-$v" "768:1 768:1" "$c" |
+			awk '$1=="UPTIME" {print $2}')
+		up[$v]="${up[$v]:-} ${t:-0}"
+	done
+done
+# shellcheck disable=SC2086
+echo "| $(printf '%s\n' ${up[none]} | median) | $(printf '%s\n' ${up[early]} | median) | $(printf '%s\n' ${up[late]} | median) |"
