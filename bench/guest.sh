@@ -24,6 +24,10 @@ run() { # label command...
 	label=$1
 	shift
 	empty
+	# Freed huge pages go back to the buddy allocator partly in the background; an
+	# allocation racing with that stalls now and then (seen: 0.3-6 s for 300 pages
+	# that take 10-30 ms). Let it settle.
+	sleep 1
 	t0=$(up)
 	"$@" >/dev/null 2>&1
 	t1=$(up)

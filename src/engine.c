@@ -411,7 +411,6 @@ struct size_job {
 	uint64_t deadline;
 	struct node_note *notes; /* per node */
 	struct size_report rep;
-	bool probed; /* the auto probe added pages already */
 };
 
 static void note(struct size_job *j, unsigned n, const char *fmt, const char *arg)
@@ -474,6 +473,7 @@ static int run_parallel(struct size_job *j)
 	struct size_pool gp;
 	struct worker *w;
 	unsigned nw = 0, left;
+	bool lacking = false;
 	int rc;
 
 	/* What each node still lacks: the auto probe may already have added some. */
@@ -484,19 +484,24 @@ static int run_parallel(struct size_job *j)
 		const struct hp_cell *c = plan_cell(p, n, j->z);
 		uint64_t have = c->current;
 
-		if (c->target <= c->current || !c->workers)
+		if (c->target <= c->current)
 			continue;
 		if (t->numa && node_persistent(t->nodes[n].id, kb, &have, NULL))
 			have = c->current;
 		if (!t->numa && read_global(kb, &gp) == 0)
 			have = gp.nr - gp.surplus;
-		need[n] = c->target > have ? c->target - have : 0;
+		if (c->target <= have)
+			continue;
+		lacking = true;
+		if (!c->workers)
+			continue; /* a CPU-less node: topped up by per-node writes */
+		need[n] = c->target - have;
 		deficit += need[n];
-		nw += need[n] ? c->workers : 0;
+		nw += c->workers;
 	}
 	if (nw == 0) {
 		free(need);
-		return deficit || !j->probed ? -ENODEV : 0;
+		return lacking ? -ENODEV : 0; /* nothing left: the probe did it all */
 	}
 	rc = read_global(kb, &gp);
 	if (!rc) {
@@ -715,7 +720,6 @@ static bool auto_parallel(struct size_job *j, char *why, size_t wlen)
 		node_set(t, j->z, t->nodes[n].id, c->current + k, j->deadline);
 		dt = now_us() - t0;
 		j->notes[n].ms += (dt1 + dt) / 1000;
-		j->probed = true;
 		if (t->numa)
 			node_persistent(t->nodes[n].id, kb, &have, NULL);
 		else if (read_global(kb, &gp) == 0)
@@ -749,6 +753,14 @@ static bool auto_parallel(struct size_job *j, char *why, size_t wlen)
 	return (workers * fork_us + par_node + par_rest) * 10 < ser * 9;
 }
 
+static bool size_grows(const struct hp_plan *p, unsigned z)
+{
+	for (unsigned n = 0; n < p->nnodes; n++)
+		if (plan_cell(p, n, z)->target > plan_cell(p, n, z)->current)
+			return true;
+	return false;
+}
+
 static void size_run(struct size_job *j)
 {
 	const struct hp_topology *t = j->t;
@@ -767,7 +779,9 @@ static void size_run(struct size_job *j)
 
 	j->rep.sr.method =
 	    j->method == HP_METHOD_SERIAL ? HP_METHOD_SERIAL : HP_METHOD_PARALLEL;
-	if (j->method == HP_METHOD_AUTO && t->sizes[j->z].parallel &&
+	if (!size_grows(j->p, j->z))
+		j->rep.sr.method = HP_METHOD_SERIAL; /* only shrinking: writes are the way */
+	else if (j->method == HP_METHOD_AUTO && t->sizes[j->z].parallel &&
 	    !auto_parallel(j, j->rep.sr.method_note, sizeof(j->rep.sr.method_note)))
 		j->rep.sr.method = HP_METHOD_SERIAL;
 	if (j->rep.sr.method == HP_METHOD_PARALLEL) {
