@@ -31,12 +31,15 @@ run() { # label command...
 	t0=$(up)
 	"$@" >/dev/null 2>&1
 	t1=$(up)
-	echo "BENCH $label $((t1 - t0)) $(cat $H/nr_hugepages)"
+	[ "$round" = 0 ] || echo "BENCH $label $((t1 - t0)) $(cat $H/nr_hugepages)"
 }
 
 echo $PAGES >$H/nr_hugepages
-empty # warm-up
-for _ in $(seq $ROUNDS); do
+empty
+# Round 0 is a warm-up of every method (first exec of each binary from disk, first
+# touch of the memory); its lines are not printed.
+round=0
+while [ $round -le $ROUNDS ]; do
 	case $MODE in
 	sweep)
 		for n in 1 2 3 4; do run "threads-$n" hp rd.hugepar.threads=$n; done
@@ -50,6 +53,7 @@ for _ in $(seq $ROUNDS); do
 		run hugepar-1 hp rd.hugepar.threads=1
 		;;
 	esac
+	round=$((round + 1))
 done
 echo "BENCHNOTE $(grep -m1 method_note /tmp/r/status.json)"
 empty
