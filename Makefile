@@ -134,7 +134,7 @@ demo:
 	@$(MAKE) --no-print-directory hugepar
 	test/boot.sh demo
 
-# Benchmarks (about 11 minutes): this machine, then QEMU; tables on stdout, plot in doc/.
+# Benchmarks (about 10 minutes): this machine, then QEMU; tables on stdout, plot in doc/.
 bench:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory hugepar
