@@ -142,6 +142,19 @@ setup() {
 
 TWO="768:1 512:1"
 
+# pools_case NAME FLAVOUR CMDLINE NODE0 NODE1: a boot of the two-node machine whose
+# 2M pools must come out as given, with an "ok" record.
+pools_case() {
+	if boot "$1" "$2" "$TWO" "$3"; then
+		pass "$1: boot completed"
+		expect_eq "$1: node 0 pool" "$(node_pool "$1" 0 2)" "$4"
+		expect_eq "$1: node 1 pool" "$(node_pool "$1" 1 2)" "$5"
+		expect_eq "$1: status" "$(rec "$1" "r['status']")" ok
+	else
+		fail "$1: boot did not finish (see $B/$1.log)"
+	fi
+}
+
 # bench/qemu.sh: "bench NAME TOPOLOGY CMDLINE" boots once and prints the BENCH lines
 # (bench/guest.sh runs when the command line has bench.pages=) and the root's uptime.
 if [ "${1:-}" = setup ]; then
@@ -202,14 +215,7 @@ else
 fi
 
 # 4. systemd in the initramfs
-if boot systemd systemd "$TWO" "rd.hugepar.pages=2M:24@0,2M:16@1 rd.hugepar.reserve=128M"; then
-	pass "systemd: boot completed"
-	expect_eq "systemd: node 0 pool" "$(node_pool systemd 0 2)" 24
-	expect_eq "systemd: node 1 pool" "$(node_pool systemd 1 2)" 16
-	expect_eq "systemd: status" "$(rec systemd "r['status']")" ok
-else
-	fail "systemd: boot did not finish"
-fi
+pools_case systemd systemd "rd.hugepar.pages=2M:24@0,2M:16@1 rd.hugepar.reserve=128M" 24 16
 if boot systemd-off systemd "$TWO" "rd.hugepar=0 rd.hugepar.pages=2M:24"; then
 	check "systemd-off: no record" grep -q "^NO-RECORD" "$B/systemd-off.log"
 else
@@ -217,14 +223,7 @@ else
 fi
 
 # 5. the hooks under dash
-if boot dash dash "$TWO" "rd.hugepar.pages=2M:20 rd.hugepar.reserve=128M"; then
-	pass "dash: boot completed"
-	expect_eq "dash: node 0 pool" "$(node_pool dash 0 2)" 20
-	expect_eq "dash: node 1 pool" "$(node_pool dash 1 2)" 20
-	expect_eq "dash: status" "$(rec dash "r['status']")" ok
-else
-	fail "dash: boot did not finish (see $B/dash.log)"
-fi
+pools_case dash dash "rd.hugepar.pages=2M:20 rd.hugepar.reserve=128M" 20 20
 
 # 6. pages placed on the wrong node are trimmed there and topped up where planned
 if [ -x "$TOP/hugepar-test" ] && boot misplace nosystemd "$TWO" "rd.hugepar=0 boot.misplace"; then
