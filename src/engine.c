@@ -230,6 +230,21 @@ static int node_persistent(unsigned node, uint64_t kb, uint64_t *out, uint64_t *
 	return 0;
 }
 
+/* Persistent pages of topology node n now: its node files, or the global ones when
+ * the kernel has no NUMA sysfs (one node). */
+static int pool_now(const struct hp_topology *t, unsigned z, unsigned n, uint64_t *out)
+{
+	struct size_pool gp;
+	int rc;
+
+	if (t->numa)
+		return node_persistent(t->nodes[n].id, t->sizes[z].kb, out, NULL);
+	rc = read_global(t->sizes[z].kb, &gp);
+	if (!rc)
+		*out = gp.nr > gp.surplus ? gp.nr - gp.surplus : 0;
+	return rc;
+}
+
 /* Arm a one-shot timer that interrupts a blocking write at the deadline. */
 static void arm_deadline(uint64_t deadline)
 {
@@ -403,7 +418,6 @@ struct size_report {
 };
 
 struct size_job {
-	const struct hp_settings *s;
 	const struct hp_topology *t;
 	const struct hp_plan *p;
 	unsigned z;
@@ -486,10 +500,8 @@ static int run_parallel(struct size_job *j)
 
 		if (c->target <= c->current)
 			continue;
-		if (t->numa && node_persistent(t->nodes[n].id, kb, &have, NULL))
+		if (pool_now(t, j->z, n, &have))
 			have = c->current;
-		if (!t->numa && read_global(kb, &gp) == 0)
-			have = gp.nr - gp.surplus;
 		if (c->target <= have)
 			continue;
 		lacking = true;
@@ -549,9 +561,10 @@ static int run_parallel(struct size_job *j)
 					close(w[i].rfd);
 					close(w[i].ctl);
 				}
-				worker_main(&t->nodes[fault("misplace") ? (n + 1) % t->nnodes : n],
-					    kb, quota, j->deadline, rp[1],
-					    cp[0]);
+				worker_main(
+				    &t->nodes[fault("misplace") ? (n + 1) % t->nnodes
+								: n],
+				    kb, quota, j->deadline, rp[1], cp[0]);
 			}
 			close(rp[1]);
 			close(cp[0]);
@@ -651,14 +664,14 @@ static int run_parallel(struct size_job *j)
 static void reconcile(struct size_job *j)
 {
 	const struct hp_topology *t = j->t;
-	uint64_t kb = t->sizes[j->z].kb, *have;
+	uint64_t *have;
 
 	have = t->numa ? calloc(t->nnodes, sizeof(*have)) : NULL;
 	for (unsigned n = 0; have && n < t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
 		uint64_t t0;
 
-		if (node_persistent(t->nodes[n].id, kb, &have[n], NULL)) {
+		if (pool_now(t, j->z, n, &have[n])) {
 			have[n] = UINT64_MAX;
 			continue;
 		}
@@ -667,7 +680,7 @@ static void reconcile(struct size_job *j)
 			node_set(t, j->z, t->nodes[n].id, c->target, now_ms() + 10000);
 			j->notes[n].ms += now_ms() - t0;
 			j->rep.sr.trimmed += have[n] - c->target;
-			if (node_persistent(t->nodes[n].id, kb, &have[n], NULL))
+			if (pool_now(t, j->z, n, &have[n]))
 				have[n] = UINT64_MAX;
 		}
 	}
@@ -675,8 +688,8 @@ static void reconcile(struct size_job *j)
 	for (unsigned n = 0; have && n < t->nnodes; n++) {
 		uint64_t now;
 
-		if (have[n] != UINT64_MAX &&
-		    node_persistent(t->nodes[n].id, kb, &now, NULL) == 0 && now > have[n])
+		if (have[n] != UINT64_MAX && pool_now(t, j->z, n, &now) == 0 &&
+		    now > have[n])
 			j->rep.sr.topped_up += now - have[n];
 	}
 	free(have);
@@ -697,14 +710,13 @@ static void reconcile(struct size_job *j)
 static bool auto_parallel(struct size_job *j, char *why, size_t wlen)
 {
 	const struct hp_topology *t = j->t;
-	uint64_t kb = t->sizes[j->z].kb, ser = 0, par_node = 0, par_rest = 0, fork_us, t0;
+	uint64_t ser = 0, par_node = 0, par_rest = 0, fork_us, t0;
 	unsigned workers = 0;
 	pid_t pid;
 
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
 		uint64_t have = c->current, got, k, dt, dt1, rest, per;
-		struct size_pool gp;
 
 		if (c->target <= c->current || out_of_time(j))
 			continue;
@@ -720,10 +732,7 @@ static bool auto_parallel(struct size_job *j, char *why, size_t wlen)
 		node_set(t, j->z, t->nodes[n].id, c->current + k, j->deadline);
 		dt = now_us() - t0;
 		j->notes[n].ms += (dt1 + dt) / 1000;
-		if (t->numa)
-			node_persistent(t->nodes[n].id, kb, &have, NULL);
-		else if (read_global(kb, &gp) == 0)
-			have = gp.nr - gp.surplus;
+		pool_now(t, j->z, n, &have);
 		got = have > c->current ? have - c->current : 0;
 		if (!got)
 			continue; /* the node gives nothing: reconcile will say so */
@@ -780,9 +789,10 @@ static void size_run(struct size_job *j)
 	j->rep.sr.method =
 	    j->method == HP_METHOD_SERIAL ? HP_METHOD_SERIAL : HP_METHOD_PARALLEL;
 	if (!size_grows(j->p, j->z))
-		j->rep.sr.method = HP_METHOD_SERIAL; /* only shrinking: writes are the way */
+		j->rep.sr.method =
+		    HP_METHOD_SERIAL; /* only shrinking: writes are the way */
 	else if (j->method == HP_METHOD_AUTO && t->sizes[j->z].parallel &&
-	    !auto_parallel(j, j->rep.sr.method_note, sizeof(j->rep.sr.method_note)))
+		 !auto_parallel(j, j->rep.sr.method_note, sizeof(j->rep.sr.method_note)))
 		j->rep.sr.method = HP_METHOD_SERIAL;
 	if (j->rep.sr.method == HP_METHOD_PARALLEL) {
 		rc = run_parallel(j);
@@ -844,6 +854,14 @@ static bool size_has_work(const struct hp_plan *p, unsigned z)
 		if (plan_cell(p, n, z)->target != plan_cell(p, n, z)->current)
 			return true;
 	return false;
+}
+
+static void take_report(struct hp_result *res, unsigned z, const struct size_report *rep)
+{
+	res->sizes[z] = rep->sr;
+	res->sizes[z].worked = true;
+	res->timed_out |= rep->timed_out;
+	res->interrupted |= rep->interrupted;
 }
 
 struct coord {
@@ -908,8 +926,7 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 	for (unsigned z = 0; z < t->nsizes; z++)
 		nwork += size_has_work(p, z);
 	for (unsigned z = 0; z < t->nsizes; z++) {
-		struct size_job j = {.s = s,
-				     .t = t,
+		struct size_job j = {.t = t,
 				     .p = p,
 				     .z = z,
 				     .method = method,
@@ -926,10 +943,7 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 		if (nwork == 1) {
 			/* One size: no need for a coordinator process of its own. */
 			size_run(&j);
-			res->sizes[z] = j.rep.sr;
-			res->sizes[z].worked = true;
-			res->timed_out |= j.rep.timed_out;
-			res->interrupted |= j.rep.interrupted;
+			take_report(res, z, &j.rep);
 			continue;
 		}
 		if (pipe2(fds, O_CLOEXEC))
@@ -961,12 +975,7 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 		struct pollfd pf[HP_MAX_SIZES];
 		uint64_t now = now_ms();
 
-		if (g_stop && !told) {
-			for (unsigned i = 0; i < ncoord; i++)
-				kill(co[i].pid, SIGTERM);
-			told = true;
-		}
-		if (!told && now > deadline + GRACE_MS) {
+		if (!told && (g_stop || now > deadline + GRACE_MS)) {
 			for (unsigned i = 0; i < ncoord; i++)
 				kill(co[i].pid, SIGTERM);
 			told = true;
@@ -996,12 +1005,8 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 			    xread(co[i].fd, notes + z * t->nnodes,
 				  t->nnodes * sizeof(*notes)) ==
 				(ssize_t)(t->nnodes * sizeof(*notes))) {
-				res->sizes[z] = rep.sr;
-				res->sizes[z].worked = true;
-				res->timed_out |= rep.timed_out;
-				res->interrupted |= rep.interrupted;
+				take_report(res, z, &rep);
 			} else {
-				res->sizes[z].ms = 0;
 				snprintf(res->sizes[z].method_note,
 					 sizeof(res->sizes[z].method_note),
 					 "coordinator ended without a report");
