@@ -138,7 +138,7 @@ consistent reconcile
 
 # 9. the kernel refuses the overcommit raise: falls back to serial and says so
 empty
-HUGEPAR_FAULT=overcommit apply fallback 0 --cmdline "rd.hugepar.pages=2M:256"
+HUGEPAR_FAULT=overcommit apply fallback 0 --method=parallel --cmdline "rd.hugepar.pages=2M:256"
 expect_eq "fallback: method" "$(field "r['sizes'][0]['method']")" serial
 check "fallback: note" sh -c "grep -q 'refuses overcommit' '$REC/status.json'"
 expect_eq "fallback: pool" "$(cat "$S2/nr_hugepages")" 256
