@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # hugepar: reserve huge pages per NUMA node, in parallel, from the initramfs.
 
-VERSION     := 0.1
+VERSION     := $(shell sed -n 's/^\#define HUGEPAR_VERSION "\(.*\)"$$/\1/p' src/version.h)
 PREFIX      ?= /usr
 SBINDIR     ?= $(PREFIX)/sbin
 MANDIR      ?= $(PREFIX)/share/man
@@ -14,15 +14,23 @@ CC          := musl-gcc
 HOSTCC      ?= cc
 CLANG       ?= clang
 BUILD       := build
+# The caller's CFLAGS, CPPFLAGS and LDFLAGS are honoured (a package build sets them).
 CFLAGS      ?= -O2
 WARN        := -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2 -Wno-format-nonliteral
-CPPFLAGS    := -DHUGEPAR_VERSION='"$(VERSION)"' -D_GNU_SOURCE
+HP_CPPFLAGS := -D_GNU_SOURCE $(CPPFLAGS)
 
-SRCS        := src/util.c src/path.c src/topology.c src/settings.c src/plan.c src/json.c \
-               src/report.c src/engine.c src/record.c src/main.c
+# The binary, by layer: the kernel interface (hugetlb, and live or the test build's
+# simulated kernel), the pure parts, the engine and its processes, the front end.
+KERNEL_SRCS := src/util.c src/path.c src/fault.c src/hugetlb.c src/journal.c
+PURE_SRCS   := src/topology.c src/settings.c src/plan.c src/result.c src/json.c
+ENGINE_SRCS := src/stop.c src/proc.c src/worker.c src/engine.c
+FRONT_SRCS  := src/report.c src/record.c src/status.c src/waiter.c src/notify.c
+SRCS        := $(KERNEL_SRCS) $(PURE_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) src/live.c src/main.c
+SIM_SRCS    := src/sim.c src/simfile.c
 HDRS        := $(wildcard src/*.h)
-# The pure parts, for unit tests and fuzzing (no libnuma, no kernel).
-PURE        := src/util.c src/path.c src/topology.c src/settings.c src/plan.c src/json.c
+# For unit tests and fuzzing: everything but the live kernel and main(), with the
+# simulated kernel (no libnuma, no root).
+PURE        := $(KERNEL_SRCS) $(PURE_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) $(SIM_SRCS)
 
 # libnuma from numactl's source, built against musl. NUMACTL_SRC=dir skips the fetch.
 NUMACTL_SRC ?= $(BUILD)/src/numactl
@@ -59,45 +67,53 @@ endef
 $(eval $(call libnuma,$(BUILD)/musl,$(CC),-O2))
 $(eval $(call libnuma,$(BUILD)/san,$(CLANG),-O1 -g -fsanitize=address$(comma)undefined))
 
-MUSL_FLAGS  = $(CPPFLAGS) $(WARN) $(CFLAGS) -I$(BUILD)/musl/inc -isystem $(KINC) -static
+MUSL_FLAGS  = $(HP_CPPFLAGS) $(WARN) $(CFLAGS) -I$(BUILD)/musl/inc -isystem $(KINC) -static
 
 hugepar: $(SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
-	$(CC) $(MUSL_FLAGS) -o $@ $(SRCS) $(BUILD)/musl/libnuma.a
+	$(CC) $(MUSL_FLAGS) -o $@ $(SRCS) $(BUILD)/musl/libnuma.a $(LDFLAGS)
 	@strip -o $(BUILD)/hugepar.stripped $@ && \
 		echo "hugepar: $$(stat -c %s $(BUILD)/hugepar.stripped) bytes stripped"
 
-# Test build: the same binary with the fault-injection seam (HUGEPAR_FAULT).
-hugepar-test: $(SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
-	$(CC) $(MUSL_FLAGS) -DHUGEPAR_TESTING -o $@ $(SRCS) $(BUILD)/musl/libnuma.a
+# Test build: the same binary with the fault seam (HUGEPAR_FAULT) and the simulated
+# kernel (--simulate).
+hugepar-test: $(SRCS) $(SIM_SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
+	$(CC) $(MUSL_FLAGS) -DHUGEPAR_TESTING -o $@ $(SRCS) $(SIM_SRCS) $(BUILD)/musl/libnuma.a $(LDFLAGS)
 
 # Sanitizer build of the binary, and the unit tests (host compiler).
-$(BUILD)/hugepar-san: $(SRCS) $(HDRS) $(BUILD)/san/libnuma.a
-	$(CLANG) $(CPPFLAGS) -DHUGEPAR_TESTING -O1 -g -fsanitize=address,undefined \
-		-fno-sanitize-recover=all -I$(BUILD)/san/inc -isystem $(KINC) -o $@ $(SRCS) $(BUILD)/san/libnuma.a
+$(BUILD)/hugepar-san: $(SRCS) $(SIM_SRCS) $(HDRS) $(BUILD)/san/libnuma.a
+	$(CLANG) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -O1 -g -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -I$(BUILD)/san/inc -isystem $(KINC) -o $@ \
+		$(SRCS) $(SIM_SRCS) $(BUILD)/san/libnuma.a
 
 $(BUILD)/unit: test/unit.c $(PURE) $(HDRS)
 	@mkdir -p $(BUILD)
-	$(HOSTCC) $(CPPFLAGS) $(WARN) -O1 -g -Isrc -o $@ test/unit.c $(PURE)
+	$(HOSTCC) $(HP_CPPFLAGS) -DHUGEPAR_TESTING $(WARN) -O1 -g -Isrc -o $@ test/unit.c $(PURE)
 
 $(BUILD)/unit-san: test/unit.c $(PURE) $(HDRS)
 	@mkdir -p $(BUILD)
-	$(CLANG) $(CPPFLAGS) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-Isrc -o $@ test/unit.c $(PURE)
+	$(CLANG) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -O1 -g -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -Isrc -o $@ test/unit.c $(PURE)
+
+# A tool for tests on the simulated kernel: show its state, hold pages as another
+# process would.
+$(BUILD)/simctl: test/simctl.c $(PURE) $(HDRS)
+	@mkdir -p $(BUILD)
+	$(HOSTCC) $(HP_CPPFLAGS) -DHUGEPAR_TESTING $(WARN) -O1 -g -Isrc -o $@ test/simctl.c $(PURE)
 
 # The README's commands: each installs what it needs first.
 check:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory check-all
 
-check-all: hugepar hugepar-test $(BUILD)/unit $(BUILD)/unit-san $(BUILD)/hugepar-san
+check-all: hugepar hugepar-test $(BUILD)/unit $(BUILD)/unit-san $(BUILD)/hugepar-san $(BUILD)/simctl
 	test/run.sh
 
-check-fast: hugepar hugepar-test $(BUILD)/unit
+check-fast: hugepar hugepar-test $(BUILD)/unit $(BUILD)/simctl
 	HUGEPAR_SKIP_SAN=1 HUGEPAR_SKIP_BOOT=1 test/run.sh
 
 fuzz: $(PURE) test/fuzz.c
 	@mkdir -p $(BUILD)/fuzz-corpus
-	$(CLANG) $(CPPFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
+	$(CLANG) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
 		-o $(BUILD)/fuzz test/fuzz.c $(PURE)
 	cp test/fuzz-seeds/* $(BUILD)/fuzz-corpus/
 	$(BUILD)/fuzz -max_total_time=$${FUZZ_SECONDS:-60} $(BUILD)/fuzz-corpus

@@ -31,7 +31,10 @@ static void put_string(FILE *f, const char *s)
 			fputs("\\n", f);
 		else if (c == '\t')
 			fputs("\\t", f);
-		else if (c < 0x20)
+		else if (c < 0x20 || c >= 0x7f)
+			/* Bytes, not characters: a setting may hold any byte, and the
+			 * record must stay valid JSON (UTF-8) for strict readers. The
+			 * reader turns \u00XX back into the byte. */
 			fprintf(f, "\\u%04x", c);
 		else
 			fputc(c, f);
@@ -160,7 +163,8 @@ static int parse_string(const char **p, char **out)
 							  : (tolower((unsigned char)*s) -
 							     'a' + 10));
 				}
-				c = v < 0x80 ? (char)v : '?'; /* the record is ASCII */
+				/* the writer's escape of a byte (see put_string) */
+				c = v < 0x100 ? (char)v : '?';
 				break;
 			}
 			default:
@@ -284,20 +288,22 @@ static int parse_value(const char **p, struct json_val *v, int depth)
 		return -EINVAL;
 	}
 	default: {
+		const char *s = *p;
 		char *end;
-		long long n;
 
-		if (**p != '-' && !isdigit((unsigned char)**p))
+		v->neg = *s == '-';
+		s += v->neg;
+		if (!isdigit((unsigned char)*s))
 			return -EINVAL;
+		/* The whole unsigned 64-bit range: counts go that far. */
 		errno = 0;
-		n = strtoll(*p, &end, 10);
-		if (errno || end == *p)
+		v->num = strtoull(s, &end, 10);
+		if (errno || end == s)
 			return -EINVAL;
 		/* Fractions are not written by hugepar; skip them if present. */
 		if (*end == '.' || *end == 'e' || *end == 'E')
-			strtod(*p, &end);
+			strtod(s, &end);
 		v->type = JSON_NUM;
-		v->num = n;
 		*p = end;
 		return 0;
 	}
@@ -353,9 +359,9 @@ const char *json_get_str(const struct json_val *v, const char *key)
 	return m && m->type == JSON_STR ? m->str : "";
 }
 
-int64_t json_get_num(const struct json_val *v, const char *key)
+uint64_t json_get_num(const struct json_val *v, const char *key)
 {
 	const struct json_val *m = json_get(v, key);
 
-	return m && m->type == JSON_NUM ? m->num : 0;
+	return m && m->type == JSON_NUM && !m->neg ? m->num : 0;
 }

@@ -24,13 +24,14 @@ void json_i64(struct json_out *j, const char *key, int64_t val);
 void json_bool(struct json_out *j, const char *key, bool val);
 void json_null(struct json_out *j, const char *key);
 
-/* A parsed JSON value (the reader keeps numbers as unsigned or signed 64-bit). */
+/* A parsed JSON value (the reader keeps integers as a sign and 64 bits). */
 enum json_type { JSON_NULL, JSON_BOOL, JSON_NUM, JSON_STR, JSON_ARR, JSON_OBJ };
 
 struct json_val {
 	enum json_type type;
 	bool b;
-	int64_t num;
+	bool neg;
+	uint64_t num;
 	char *str;
 	unsigned n;  /* members or elements */
 	char **keys; /* object keys */
@@ -43,6 +44,7 @@ void json_free(struct json_val *v);
 /* Member of an object by key, or NULL. */
 const struct json_val *json_get(const struct json_val *v, const char *key);
 const char *json_get_str(const struct json_val *v, const char *key);
-int64_t json_get_num(const struct json_val *v, const char *key);
+/* A non-negative integer member, 0 when absent. */
+uint64_t json_get_num(const struct json_val *v, const char *key);
 
 #endif

@@ -5,27 +5,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
+#include <unistd.h>
 
 #include "engine.h"
+#include "fault.h"
+#include "hugetlb.h"
+#include "journal.h"
+#include "live.h"
+#include "notify.h"
 #include "path.h"
 #include "plan.h"
 #include "record.h"
 #include "report.h"
 #include "settings.h"
+#include "stop.h"
 #include "topology.h"
-
-#ifndef HUGEPAR_VERSION
-#define HUGEPAR_VERSION "0.1"
+#include "version.h"
+#include "waiter.h"
+#ifdef HUGEPAR_TESTING
+#include "sim.h"
 #endif
 
 #define DEFAULT_CONFIG "/etc/hugepar.conf"
 
+/* Exit codes (hugepar(8)). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,
+	EXIT_USAGE = 2,
+	EXIT_NO_RECORD = 3,
+	EXIT_BAD_RECORD = 4,
+	EXIT_PARTIAL = 64,
+	EXIT_BUSY = 75,
+};
+
 struct ctx {
 	const char *command;
 	const char *config;
+	bool config_given;
 	const char *cmdline; /* NULL: read /proc/cmdline */
 	const char *record_dir;
 	bool json;
+	bool simulate;
 	enum hp_method method;
 	struct hp_settings settings;
 	struct hp_topology topo;
@@ -38,10 +60,13 @@ static void __attribute__((noreturn)) usage(int rc)
 
 	fputs(
 	    "Usage:\n"
-	    " hugepar plan   [options]   show the topology and the plan; change nothing\n"
-	    " hugepar apply  [options]   reserve the planned huge pages, on every node "
+	    " hugepar plan    [options]  show the topology and the plan; change nothing\n"
+	    " hugepar apply   [options]  reserve the planned huge pages, on every node "
 	    "in parallel\n"
-	    " hugepar status [options]   show the last record\n"
+	    " hugepar status  [options]  show the last record\n"
+	    " hugepar wait    [options]  wait for a background apply, bounded by its "
+	    "deadline\n"
+	    " hugepar recover [options]  put back what a killed apply left raised\n"
 	    "\nOptions:\n"
 	    " -r, --sysroot DIR       read sysfs and procfs under DIR (default /)\n"
 	    " -c, --config FILE       settings file (default " DEFAULT_CONFIG
@@ -49,38 +74,48 @@ static void __attribute__((noreturn)) usage(int rc)
 	    " -k, --cmdline STRING    take rd.hugepar.* keys from STRING, not "
 	    "/proc/cmdline\n"
 	    " -m, --method METHOD     apply: auto, parallel or serial (default auto)\n"
-	    " -d, --record-dir DIR    apply, status: where the record lives "
-	    "(default " HP_RECORD_DIR ")\n"
+	    " -d, --record-dir DIR    where the record lives (default " HP_RECORD_DIR ")\n"
 	    " -J, --json              plan, status: print JSON\n"
 	    " -h, --help              display this help\n"
 	    " -V, --version           display version\n"
-	    "\nExit status: 0 done, 1 failure, 2 usage error, 64 partial (apply: a "
-	    "target not met).\n"
+	    "\nExit status: 0 done, 1 failure, 2 usage error, 3 no record, 4 unreadable\n"
+	    "record, 64 partial, 75 another apply is running.\n"
 	    "See hugepar(8) and hugepar.conf(5).\n",
 	    f);
 	exit(rc);
 }
 
-static int load(struct ctx *c)
+static int load_settings(struct ctx *c)
 {
-	static char cmdline[4096]; /* c->cmdline may point here */
+	static char cmdline[65536]; /* c->cmdline may point here */
 	int rc;
 
-	/* Settings first: a record of a failed run still says what was asked. */
 	settings_init(&c->settings);
-	settings_load_config(&c->settings, c->config);
-	if (!c->cmdline) {
-		rc = path_read(cmdline, sizeof(cmdline), "/proc/cmdline");
-		c->cmdline = rc && rc != -EFBIG ? "" : cmdline;
-	}
-	settings_load_cmdline(&c->settings, c->cmdline);
-	rc = topology_read(&c->topo);
+	rc = settings_load_config(&c->settings, c->config, c->config_given);
 	if (rc) {
-		fprintf(stderr, "hugepar: cannot read the topology under %s: %s\n",
-			path_root(), strerror(-rc));
+		fprintf(stderr, "hugepar: %s: %s\n", c->config, strerror(-rc));
 		return rc;
 	}
-	settings_validate(&c->settings, &c->topo);
+	settings_load_baked(&c->settings);
+	if (!c->cmdline) {
+		rc = path_read(cmdline, sizeof(cmdline), "/proc/cmdline");
+		c->cmdline = rc ? "" : cmdline;
+	}
+	settings_load_cmdline(&c->settings, c->cmdline);
+	return 0;
+}
+
+static int load_machine(struct ctx *c)
+{
+	int rc = topology_read(&c->topo);
+
+	if (rc) {
+		fprintf(stderr, "hugepar: cannot read the topology under %s: %s\n",
+			path_root(), c->topo.error[0] ? c->topo.error : strerror(-rc));
+		return rc;
+	}
+	hugetlb_set_release(c->topo.release);
+	plan_check_settings(&c->settings, &c->topo);
 	for (unsigned i = 0; i < c->settings.nproblems; i++) {
 		fputs("hugepar: ", stderr);
 		report_problem_line(stderr, &c->settings.problems[i]);
@@ -93,43 +128,173 @@ static int load(struct ctx *c)
 
 static int cmd_plan(struct ctx *c)
 {
-	if (load(c))
-		return 1;
+	if (load_settings(c) || load_machine(c))
+		return EXIT_FAIL;
 	if (c->json)
 		report_plan_json(stdout, &c->settings, &c->topo, &c->plan);
 	else
 		report_plan_text(stdout, &c->settings, &c->topo, &c->plan);
-	return fflush(stdout) ? 1 : 0;
+	if (fflush(stdout))
+		return EXIT_FAIL;
+	return c->settings.nproblems || c->settings.failed ? EXIT_PARTIAL : EXIT_OK;
+}
+
+static int exit_of(enum hp_status s)
+{
+	return s == HP_STATUS_OK || s == HP_STATUS_DISABLED ? EXIT_OK
+	       : s == HP_STATUS_PARTIAL			    ? EXIT_PARTIAL
+							    : EXIT_FAIL;
+}
+
+/* A run that cannot start: the record still says what was asked and why. */
+static int apply_failed(struct ctx *c, const struct hp_recovery *rec, int code,
+			const char *fmt, const char *arg)
+{
+	char why[320];
+
+	snprintf(why, sizeof(why), fmt, arg);
+	fprintf(stderr, "hugepar: %s\n", why);
+	record_failure(c->record_dir, &c->settings, rec, why);
+	record_log(LOG_ERR, "failed: %s; nothing done", why);
+	return code;
+}
+
+static int apply(struct ctx *c, uint64_t deadline)
+{
+	struct hp_recovery rec = {0};
+	struct hp_result res;
+	int rc;
+
+	rc = journal_lock(deadline);
+	if (rc == -EAGAIN)
+		return apply_failed(c, &rec, EXIT_BUSY, "%s",
+				    "another hugepar apply held the lock until the deadline");
+	if (rc)
+		return apply_failed(c, &rec, EXIT_FAIL, "cannot take the lock in %s",
+				    HP_STATE_DIR);
+	fault_at("lock");
+	journal_recover(rec.fix, HP_MAX_SIZES, &rec.n);
+	if (load_machine(c))
+		return apply_failed(c, &rec, EXIT_FAIL, "cannot read the topology: %s",
+				    c->topo.error);
+	rc = engine_apply(&c->settings, &c->topo, &c->plan, c->method, deadline, &res);
+	if (rc)
+		fprintf(stderr, "hugepar: %s\n", res.error);
+	fault_at("record");
+	rc = record_write(c->record_dir, &c->settings, &c->topo, &c->plan, &res, &rec);
+	if (rc)
+		fprintf(stderr, "hugepar: cannot write the record in %s: %s\n",
+			c->record_dir, strerror(-rc));
+	record_kmsg(&c->topo, &c->plan, &res, &rec);
+	rc = exit_of(res.status);
+	engine_result_free(&res);
+	journal_unlock();
+	return rc;
 }
 
 static int cmd_apply(struct ctx *c)
 {
-	struct hp_result res;
-	int rc;
+	uint64_t start = now_ms(), boot = boottime_ms(), deadline;
+	int rc = state_dir_check(c->record_dir, true);
 
-	if (load(c)) {
-		record_failure(c->record_dir, &c->settings, "cannot read the topology");
-		record_log(3, "failed: cannot read the topology; nothing done");
-		return 1;
+	if (rc) {
+		fprintf(stderr, "hugepar: the record directory %s: %s\n", c->record_dir,
+			rc == -EPERM ? "not owned by this user, or writable by others"
+				     : strerror(-rc));
+		return EXIT_FAIL;
 	}
-	rc = engine_apply(&c->settings, &c->topo, &c->plan, c->method, &res);
-	if (rc)
-		fprintf(stderr, "hugepar: %s\n", res.error);
-	rc = record_write(c->record_dir, &c->settings, &c->topo, &c->plan, &res);
-	if (rc)
-		fprintf(stderr, "hugepar: cannot write the record in %s: %s\n",
-			c->record_dir, strerror(-rc));
-	record_kmsg(&c->topo, &c->plan, &res);
-	rc = res.status == HP_STATUS_OK || res.status == HP_STATUS_DISABLED ? 0
-	     : res.status == HP_STATUS_PARTIAL				    ? 64
-									    : 1;
-	engine_result_free(&res);
+	publish_clear(c->record_dir);
+	publish(c->record_dir, HP_PUB_PID, (uint64_t)getpid());
+	stop_install();
+	fault_init(getpid());
+	if (load_settings(c)) {
+		rc = EXIT_FAIL;
+	} else {
+		deadline = start + c->settings.timeout_ms;
+		publish(c->record_dir, HP_PUB_DEADLINE, boot + c->settings.timeout_ms);
+		/* systemd: the unit's start timeout is hugepar's own deadline */
+		notify_extend_timeout(c->settings.timeout_ms + HP_WAIT_GRACE_MS);
+		rc = apply(c, deadline);
+	}
+	publish(c->record_dir, HP_PUB_EXIT, (uint64_t)rc);
+	notify_ready(rc);
 	return rc;
 }
 
 static int cmd_status(struct ctx *c)
 {
-	return record_show(c->record_dir, c->json) ? 1 : 0;
+	switch (record_show(c->record_dir, c->json)) {
+	case HP_STATUS_OK:
+	case HP_STATUS_DISABLED:
+		return EXIT_OK;
+	case HP_STATUS_PARTIAL:
+		return EXIT_PARTIAL;
+	case HP_STATUS_FAILED:
+		return EXIT_FAIL;
+	case -ENOENT:
+		return EXIT_NO_RECORD;
+	default:
+		return EXIT_BAD_RECORD;
+	}
+}
+
+/* Put back what killed runs left raised; the same as every apply does first. */
+static int cmd_recover(struct ctx *c)
+{
+	struct hp_recovery rec = {0};
+	int rc = journal_lock(now_ms() + 10000), failed = 0;
+
+	if (rc) {
+		fprintf(stderr, "hugepar: cannot take the lock in %s: %s\n", HP_STATE_DIR,
+			rc == -EAGAIN ? "another hugepar apply is running" : strerror(-rc));
+		return rc == -EAGAIN ? EXIT_BUSY : EXIT_FAIL;
+	}
+	journal_recover(rec.fix, HP_MAX_SIZES, &rec.n);
+	for (unsigned i = 0; i < rec.n; i++) {
+		char line[256];
+
+		recovery_describe(&rec.fix[i], line, sizeof(line));
+		record_log(rec.fix[i].rc ? LOG_ERR : LOG_WARNING, "%s", line);
+		failed += rec.fix[i].rc != 0;
+	}
+	journal_unlock();
+	(void)c;
+	return failed ? EXIT_FAIL : EXIT_OK;
+}
+
+/* For the boot hooks: wait for the background apply, stop it when it runs past its
+ * deadline, put back what it may have left, and say what happened. */
+static int cmd_wait(struct ctx *c)
+{
+	struct wait_result w;
+	uint64_t fallback;
+
+	/* A run that died before publishing its deadline: take the settings' own. */
+	load_settings(c);
+	fallback = boottime_ms() + c->settings.timeout_ms;
+	wait_for_run(c->record_dir, fallback, &w);
+	if (!w.started)
+		return EXIT_OK;
+	if (w.exited)
+		return (int)MIN(w.exit_code, UINT64_C(255));
+	record_log(LOG_WARNING, "%s after %llu ms; the boot goes on",
+		   w.stopped ? (w.killed ? "apply was still running past its deadline: killed"
+					  : "apply was still running past its deadline: stopped")
+			     : "apply ended without a result",
+		   (unsigned long long)w.waited_ms);
+	if (!w.stopped || w.killed) {
+		struct hp_recovery rec = {0};
+
+		if (journal_lock(now_ms() + 2000) == 0) {
+			journal_recover(rec.fix, HP_MAX_SIZES, &rec.n);
+			journal_unlock();
+		}
+		record_failure(c->record_dir, &c->settings, &rec,
+			       w.killed ? "stopped at the root switch: still running past its "
+					  "deadline"
+					: "ended without a record");
+	}
+	return EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
@@ -143,8 +308,19 @@ int main(int argc, char **argv)
 	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
+#ifdef HUGEPAR_TESTING
+	    {"simulate", no_argument, NULL, 'S'},
+#endif
 	    {NULL, 0, NULL, 0},
 	};
+	static const struct {
+		const char *name;
+		int (*fn)(struct ctx *);
+	} cmds[] = {{"plan", cmd_plan},
+		    {"apply", cmd_apply},
+		    {"status", cmd_status},
+		    {"wait", cmd_wait},
+		    {"recover", cmd_recover}};
 	static struct ctx c; /* large: keep it off the stack */
 	int opt;
 
@@ -158,6 +334,7 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			c.config = optarg;
+			c.config_given = true;
 			break;
 		case 'k':
 			c.cmdline = optarg;
@@ -168,7 +345,7 @@ int main(int argc, char **argv)
 					"hugepar: --method %s: expected auto, parallel "
 					"or serial\n",
 					optarg);
-				return 2;
+				return EXIT_USAGE;
 			}
 			break;
 		case 'd':
@@ -177,27 +354,41 @@ int main(int argc, char **argv)
 		case 'J':
 			c.json = true;
 			break;
+		case 'S':
+			c.simulate = true;
+			break;
 		case 'h':
-			usage(0);
+			usage(EXIT_OK);
 		case 'V':
 			printf("hugepar %s\n", HUGEPAR_VERSION);
-			return 0;
+			return EXIT_OK;
 		default:
-			usage(2);
+			usage(EXIT_USAGE);
 		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "hugepar: %s\n",
 			optind == argc ? "a command is needed" : "one command only");
-		usage(2);
+		usage(EXIT_USAGE);
 	}
 	c.command = argv[optind];
-	if (strcmp(c.command, "plan") == 0)
-		return cmd_plan(&c);
-	if (strcmp(c.command, "apply") == 0)
-		return cmd_apply(&c);
-	if (strcmp(c.command, "status") == 0)
-		return cmd_status(&c);
+	hugetlb_use(&hugetlb_live);
+#ifdef HUGEPAR_TESTING
+	if (c.simulate) {
+		int rc = sim_open();
+
+		if (rc) {
+			fprintf(stderr, "hugepar: cannot simulate a kernel under %s: %s\n",
+				path_root(), strerror(-rc));
+			return EXIT_FAIL;
+		}
+		hugetlb_use(&hugetlb_sim);
+	}
+#endif
+	live_prepare();
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (strcmp(c.command, cmds[i].name) == 0)
+			return cmds[i].fn(&c);
 	fprintf(stderr, "hugepar: unknown command '%s'\n", c.command);
-	usage(2);
+	usage(EXIT_USAGE);
 }

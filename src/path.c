@@ -164,3 +164,29 @@ DIR *path_opendir(const char *fmt, ...)
 	}
 	return opendir(p);
 }
+
+int path_read_idlist(struct hp_idset *set, unsigned limit, const char *file)
+{
+	char buf[8192];
+	int rc = path_read(buf, sizeof(buf), "%s", file);
+
+	if (rc)
+		return rc;
+	return parse_idlist(buf, limit, set);
+}
+
+int path_read_meminfo(const char *file, uint64_t *total, uint64_t *free_)
+{
+	char buf[16384];
+	uint64_t t, f;
+	int rc = path_read(buf, sizeof(buf), "%s", file);
+
+	/* the figures needed come first: a longer file is fine */
+	if (rc && rc != -EFBIG)
+		return rc;
+	if (meminfo_kb(buf, "MemTotal", &t) || meminfo_kb(buf, "MemFree", &f))
+		return -EINVAL;
+	if (!mul_u64(t, 1024, total) || !mul_u64(f, 1024, free_))
+		return -ERANGE;
+	return 0;
+}

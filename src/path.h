@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
+
 /* Set the root prefix; NULL or "/" means the live system. */
 void path_set_root(const char *root);
 const char *path_root(void);
@@ -26,6 +28,10 @@ int path_read_u64(uint64_t *out, const char *fmt, ...)
 /* Write an unsigned decimal to a file (one write(2), as sysfs wants it). */
 int path_write_u64(uint64_t val, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A kernel id list file ("0-3,8"), ids below limit. */
+int path_read_idlist(struct hp_idset *set, unsigned limit, const char *file);
+/* MemTotal and MemFree of a meminfo file (node or /proc form), in bytes. */
+int path_read_meminfo(const char *file, uint64_t *total, uint64_t *free_);
 DIR *path_opendir(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -1,10 +1,62 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* plan.c - pure: settings and topology in, per-node targets and thread counts out. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan.h"
+
+bool plan_size_parallel(const char *release, uint64_t kb)
+{
+	return kb <= HP_GIGANTIC_KB || release_at_least(release, 6, 19);
+}
+
+void plan_check_settings(struct hp_settings *s, const struct hp_topology *t)
+{
+	unsigned out = 0;
+
+	for (unsigned i = 0; i < s->nentries; i++) {
+		struct hp_entry *e = &s->entries[i];
+		const char *key = e->key;
+		char sz[32], offered[128] = "";
+		bool ok = true;
+
+		if (topology_size_index(t, e->size_kb) < 0) {
+			for (unsigned k = 0; k < t->nsizes; k++) {
+				size_t n = strlen(offered);
+
+				format_size_kb(t->sizes[k].kb, sz, sizeof(sz));
+				snprintf(offered + n, sizeof(offered) - n, "%s%s",
+					 n ? " " : "", sz);
+			}
+			format_size_kb(e->size_kb, sz, sizeof(sz));
+			if (t->nsizes)
+				settings_problem(
+				    s, e->origin, key, e->text,
+				    "page size %s is not offered by the kernel "
+				    "(it offers %s)",
+				    sz, offered);
+			else
+				settings_problem(
+				    s, e->origin, key, e->text,
+				    "the kernel offers no huge pages (no hugetlb)");
+			ok = false;
+		}
+		for (unsigned id = 0; ok && !e->all_nodes && id < HP_MAX_NODES; id++) {
+			if (idset_has(&e->nodes, id) && topology_node_index(t, id) < 0) {
+				settings_problem(s, e->origin, key, e->text,
+						 "node %u does not exist", id);
+				ok = false;
+			}
+		}
+		if (ok)
+			s->entries[out++] = *e;
+		else
+			settings_drop_entry(e);
+	}
+	s->nentries = out;
+}
 
 const char *cut_name(enum hp_cut c)
 {
@@ -111,6 +163,8 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 		return -ENOMEM;
 	}
 
+	for (unsigned z = 0; z < t->nsizes; z++)
+		p->parallel[z] = plan_size_parallel(t->release, t->sizes[z].kb);
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_node *nd = &t->nodes[n];
 
@@ -187,7 +241,7 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 			}
 			c->target = c->current + need;
 			avail -= need * psz;
-			if (t->sizes[zz].parallel)
+			if (p->parallel[zz])
 				p->work[n] += need * psz;
 		}
 	}
@@ -221,7 +275,7 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 			const struct hp_cell *c = plan_cell(p, n, z);
 
 			wsize[z] = 0;
-			if (c->target > c->current && t->sizes[z].parallel)
+			if (c->target > c->current && p->parallel[z])
 				wsize[z] =
 				    (c->target - c->current) * (t->sizes[z].kb * 1024);
 		}

@@ -34,11 +34,25 @@ struct hp_plan {
 	unsigned *threads;     /* per node */
 	unsigned threads_total;
 	bool threads_auto;
+	bool parallel[HP_MAX_SIZES]; /* the kernel lets this size be overcommitted */
 };
 
 /* Bytes of work one auto worker should have at least, and the share of a node's CPUs
  * auto uses at most (see doc/threads.md). */
 #define HP_AUTO_BYTES_PER_WORKER (UINT64_C(256) << 20)
+
+/*
+ * Gigantic pages (larger than the buddy allocator's largest block, 4 MiB on x86) can
+ * only be overcommitted, and so reserved by workers, from Linux 6.19 on; before,
+ * they are done with per-node writes. The engine still falls back when the kernel
+ * refuses, so a wrong guess costs only the plan's worker counts.
+ */
+#define HP_GIGANTIC_KB 4096
+bool plan_size_parallel(const char *release, uint64_t kb);
+
+/* Drop entries whose size the kernel does not offer or whose nodes do not exist,
+ * with a problem for each. */
+void plan_check_settings(struct hp_settings *s, const struct hp_topology *t);
 
 int plan_make(const struct hp_settings *s, const struct hp_topology *t,
 	      struct hp_plan *p);

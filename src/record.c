@@ -8,35 +8,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <syslog.h>
 #include <unistd.h>
 
+#include "journal.h"
 #include "json.h"
 #include "path.h"
 #include "record.h"
 #include "report.h"
-
-#ifndef HUGEPAR_VERSION
-#define HUGEPAR_VERSION "0.1"
-#endif
-
-static int mkdir_p(const char *dir)
-{
-	char buf[4096];
-
-	if (xsnprintf(buf, sizeof(buf), "%s", dir))
-		return -ENAMETOOLONG;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
+#include "version.h"
 
 typedef void (*body_fn)(struct json_out *j, const void *arg);
 
@@ -48,7 +28,7 @@ static int write_atomic(const char *dir, body_fn body, const void *arg)
 	FILE *f;
 	int fd, rc;
 
-	rc = mkdir_p(dir);
+	rc = state_dir_check(dir, true);
 	if (rc)
 		return rc;
 	if (xsnprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, HP_RECORD_FILE) ||
@@ -84,8 +64,30 @@ struct full {
 	const struct hp_topology *t;
 	const struct hp_plan *p;
 	const struct hp_result *res;
+	const struct hp_recovery *rec;
 	const char *why;
 };
+
+static void recovered_json(struct json_out *j, const struct hp_recovery *rec)
+{
+	json_open(j, "recovered", '[');
+	for (unsigned i = 0; rec && i < rec->n; i++) {
+		const struct journal_fix *f = &rec->fix[i];
+		char sz[16], line[256];
+
+		format_size_kb(f->kb, sz, sizeof(sz));
+		recovery_describe(f, line, sizeof(line));
+		json_open(j, NULL, '{');
+		json_str(j, "size", sz);
+		json_u64(j, "pid", f->pid > 0 ? (uint64_t)f->pid : 0);
+		json_u64(j, "overcommit_found", f->found);
+		json_u64(j, "overcommit_put_back", f->rc || f->changed_since ? f->found : f->before);
+		json_bool(j, "ok", f->rc == 0);
+		json_str(j, "note", line);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+}
 
 static void header(struct json_out *j, const struct full *a, const char *status)
 {
@@ -117,6 +119,7 @@ static void body_full(struct json_out *j, const void *arg)
 	json_bool(j, "hugetlb", t->hugetlb);
 	json_u64(j, "threads", a->p->threads_total);
 	report_settings_json(j, a->s);
+	recovered_json(j, a->rec);
 	json_open(j, "sizes", '[');
 	for (unsigned z = 0; z < t->nsizes; z++) {
 		const struct hp_size_result *sr = &r->sizes[z];
@@ -128,6 +131,14 @@ static void body_full(struct json_out *j, const void *arg)
 		json_bool(j, "worked", sr->worked);
 		json_str(j, "method", sr->worked ? method_name(sr->method) : "none");
 		json_str(j, "method_note", sr->method_note);
+		if (sr->failure[0] && sr->afterwards[0]) {
+			char both[272];
+
+			snprintf(both, sizeof(both), "%s; %s", sr->failure, sr->afterwards);
+			json_str(j, "error", both);
+		} else {
+			json_str(j, "error", sr->failure[0] ? sr->failure : sr->afterwards);
+		}
 		json_u64(j, "workers", sr->workers);
 		json_u64(j, "ms", sr->ms);
 		json_u64(j, "overcommit_before",
@@ -184,9 +195,9 @@ static void body_full(struct json_out *j, const void *arg)
 
 int record_write(const char *dir, const struct hp_settings *s,
 		 const struct hp_topology *t, const struct hp_plan *p,
-		 const struct hp_result *res)
+		 const struct hp_result *res, const struct hp_recovery *rec)
 {
-	struct full a = {.s = s, .t = t, .p = p, .res = res};
+	struct full a = {.s = s, .t = t, .p = p, .res = res, .rec = rec};
 
 	return write_atomic(dir, body_full, &a);
 }
@@ -200,6 +211,7 @@ static void body_failure(struct json_out *j, const void *arg)
 	json_str(j, "error", a->why);
 	json_u64(j, "started_boot_ms", boottime_ms());
 	report_settings_json(j, a->s);
+	recovered_json(j, a->rec);
 	json_open(j, "sizes", '[');
 	json_close(j, ']');
 	json_open(j, "nodes", '[');
@@ -207,9 +219,10 @@ static void body_failure(struct json_out *j, const void *arg)
 	json_close(j, '}');
 }
 
-int record_failure(const char *dir, const struct hp_settings *s, const char *why)
+int record_failure(const char *dir, const struct hp_settings *s,
+		   const struct hp_recovery *rec, const char *why)
 {
-	struct full a = {.s = s, .why = why};
+	struct full a = {.s = s, .rec = rec, .why = why};
 
 	return write_atomic(dir, body_failure, &a);
 }
@@ -239,13 +252,17 @@ void record_log(int level, const char *fmt, ...)
 }
 
 void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
-		 const struct hp_result *res)
+		 const struct hp_result *res, const struct hp_recovery *rec)
 {
-	char sizes[256] = "", sz[16];
+	char sizes[256] = "", sz[16], line[256];
 	size_t pos = 0;
 
+	for (unsigned i = 0; rec && i < rec->n; i++) {
+		recovery_describe(&rec->fix[i], line, sizeof(line));
+		record_log(rec->fix[i].rc ? LOG_ERR : LOG_WARNING, "%s", line);
+	}
 	if (res->status == HP_STATUS_DISABLED) {
-		record_log(6, "disabled, nothing done");
+		record_log(LOG_INFO, "disabled, nothing done");
 		return;
 	}
 	for (unsigned z = 0; z < t->nsizes; z++) {
@@ -265,8 +282,10 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 		if (pos >= sizeof(sizes))
 			break;
 	}
-	record_log(res->status == HP_STATUS_OK ? 6 : 4,
-		   "%s in %llu ms on %u node%s, %u threads%s%s%s",
+	record_log(res->status == HP_STATUS_OK ? LOG_INFO
+		   : res->status == HP_STATUS_FAILED ? LOG_ERR
+						       : LOG_WARNING,
+		   "%s in %llu ms on %u node%s, %u workers%s%s%s",
 		   status_name(res->status), (unsigned long long)res->duration_ms,
 		   t->nnodes, t->nnodes == 1 ? "" : "s", p->threads_total,
 		   sizes[0] ? sizes : ", nothing to do", res->error[0] ? ": " : "",
@@ -280,143 +299,8 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 			    cr->status != HP_STATUS_CAPPED)
 				continue;
 			format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-			record_log(4, "node %u %s: %s, %s", t->nodes[n].id, sz,
+			record_log(LOG_WARNING, "node %u %s: %s, %s", t->nodes[n].id, sz,
 				   status_name(cr->status), cr->reason);
 		}
 }
 
-static char *slurp(const char *file)
-{
-	FILE *f = fopen(file, "re");
-	char *buf = NULL;
-	size_t cap = 0, len = 0;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap * 2 + 8192);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		size_t n = fread(buf + len, 1, 4096, f);
-
-		len += n;
-		if (n < 4096)
-			break;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
-}
-
-int record_show(const char *dir, bool json)
-{
-	char file[4096];
-	struct json_val v;
-	const struct json_val *arr, *probs;
-	char *text;
-
-	if (xsnprintf(file, sizeof(file), "%s/%s", dir, HP_RECORD_FILE))
-		return -ENAMETOOLONG;
-	text = slurp(file);
-	if (!text) {
-		fprintf(stderr, "hugepar: no record in %s: %s\n", dir, strerror(errno));
-		return -ENOENT;
-	}
-	if (json) {
-		fputs(text, stdout);
-		free(text);
-		return 0;
-	}
-	if (json_parse(text, &v)) {
-		fprintf(stderr, "hugepar: %s is not a valid record\n", file);
-		free(text);
-		return -EINVAL;
-	}
-	free(text);
-	printf("hugepar %s on Linux %s: %s", json_get_str(&v, "version"),
-	       json_get_str(&v, "kernel"), json_get_str(&v, "status"));
-	printf(" in %lld ms, started %lld.%03lld s after boot, %lld threads\n",
-	       (long long)json_get_num(&v, "duration_ms"),
-	       (long long)json_get_num(&v, "started_boot_ms") / 1000,
-	       (long long)json_get_num(&v, "started_boot_ms") % 1000,
-	       (long long)json_get_num(&v, "threads"));
-	if (json_get_str(&v, "error")[0])
-		printf("error: %s\n", json_get_str(&v, "error"));
-
-	arr = json_get(&v, "sizes");
-	if (arr && arr->n) {
-		printf("\n%-5s %-9s %8s %9s %11s %11s  %s\n", "SIZE", "METHOD", "WORKERS",
-		       "TIME", "OVERCOMMIT", "SURPLUS", "NOTE");
-		for (unsigned i = 0; i < arr->n; i++) {
-			const struct json_val *z = &arr->kids[i];
-			char oc[32], su[32];
-
-			snprintf(oc, sizeof(oc), "%lld->%lld",
-				 (long long)json_get_num(z, "overcommit_before"),
-				 (long long)json_get_num(z, "overcommit_after"));
-			snprintf(su, sizeof(su), "%lld->%lld",
-				 (long long)json_get_num(z, "surplus_before"),
-				 (long long)json_get_num(z, "surplus_after"));
-			printf("%-5s %-9s %8lld %6lld ms %11s %11s  %s\n",
-			       json_get_str(z, "size"), json_get_str(z, "method"),
-			       (long long)json_get_num(z, "workers"),
-			       (long long)json_get_num(z, "ms"), oc, su,
-			       json_get_str(z, "method_note"));
-		}
-	}
-	arr = json_get(&v, "nodes");
-	if (arr && arr->n) {
-		printf("\n%-5s %-5s %8s %9s %8s %8s %9s  %-9s %s\n", "NODE", "SIZE",
-		       "BEFORE", "REQUESTED", "TARGET", "ACHIEVED", "TIME", "STATUS",
-		       "REASON");
-		for (unsigned i = 0; i < arr->n; i++) {
-			const struct json_val *nd = &arr->kids[i];
-			const struct json_val *zs = json_get(nd, "sizes");
-
-			for (unsigned k = 0; zs && k < zs->n; k++) {
-				const struct json_val *c = &zs->kids[k];
-				const struct json_val *rq = json_get(c, "requested");
-				char req[32] = "-";
-
-				if (!rq || rq->type != JSON_NUM) {
-					if (json_get_num(c, "before") == 0 &&
-					    json_get_num(c, "achieved") == 0)
-						continue;
-				} else {
-					snprintf(req, sizeof(req), "%lld",
-						 (long long)rq->num);
-				}
-				printf("%-5lld %-5s %8lld %9s %8lld %8lld %6lld ms  %-9s "
-				       "%s\n",
-				       (long long)json_get_num(nd, "node"),
-				       json_get_str(c, "size"),
-				       (long long)json_get_num(c, "before"), req,
-				       (long long)json_get_num(c, "target"),
-				       (long long)json_get_num(c, "achieved"),
-				       (long long)json_get_num(c, "ms"),
-				       json_get_str(c, "status"),
-				       json_get_str(c, "reason"));
-			}
-		}
-	}
-	probs = json_get(json_get(&v, "settings"), "problems");
-	if (probs && probs->n) {
-		printf("\nProblems in the settings:\n");
-		for (unsigned i = 0; i < probs->n; i++) {
-			const struct json_val *p = &probs->kids[i];
-
-			printf("  %s: %s=%s: %s\n", json_get_str(p, "origin"),
-			       json_get_str(p, "key"), json_get_str(p, "value"),
-			       json_get_str(p, "message"));
-		}
-	}
-	json_free(&v);
-	return 0;
-}

@@ -74,8 +74,7 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 		}
 	}
 	if (s->nproblems) {
-		fprintf(f, "\nProblems (%u%s):\n", s->nproblems + s->problems_dropped,
-			s->problems_dropped ? ", some not kept" : "");
+		fprintf(f, "\nProblems (%u):\n", s->nproblems);
 		for (unsigned i = 0; i < s->nproblems; i++) {
 			fputs("  ", f);
 			report_problem_line(f, &s->problems[i]);
@@ -121,7 +120,6 @@ void report_settings_json(struct json_out *j, const struct hp_settings *s)
 		json_close(j, '}');
 	}
 	json_close(j, ']');
-	json_u64(j, "problems_not_kept", s->problems_dropped);
 	json_close(j, '}');
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "path.h"
 #include "settings.h"
 
 void settings_init(struct hp_settings *s)
@@ -18,6 +19,31 @@ void settings_init(struct hp_settings *s)
 	s->reserve.value = HP_DEFAULT_RESERVE;
 	s->timeout_ms = HP_DEFAULT_TIMEOUT;
 	s->mode = HP_MODE_GROW;
+}
+
+void settings_drop_entry(struct hp_entry *e)
+{
+	free(e->text);
+	free(e->origin);
+	free(e->key);
+}
+
+void settings_free(struct hp_settings *s)
+{
+	for (unsigned i = 0; i < s->nentries; i++)
+		settings_drop_entry(&s->entries[i]);
+	for (unsigned i = 0; i < s->nproblems; i++) {
+		free(s->problems[i].origin);
+		free(s->problems[i].key);
+		free(s->problems[i].value);
+		free(s->problems[i].message);
+	}
+	for (unsigned i = 0; i < s->nsources; i++)
+		free(s->sources[i]);
+	free(s->entries);
+	free(s->problems);
+	free(s->sources);
+	settings_init(s);
 }
 
 const char *mode_name(enum hp_mode m)
@@ -45,32 +71,80 @@ void amount_format(const struct hp_amount *a, char *buf, size_t len)
 	}
 }
 
+/* Grow an array by one element; false (and s->failed) when memory is out. */
+static bool grow(struct hp_settings *s, void **arr, unsigned n, size_t size)
+{
+	void *na;
+
+	if (n & (n - 1) && n >= 8)
+		return true; /* room left: capacities are powers of two from 8 */
+	na = realloc(*arr, (n < 8 ? 8 : (size_t)n * 2) * size);
+	if (!na) {
+		s->failed = true;
+		return false;
+	}
+	*arr = na;
+	return true;
+}
+
+/* A value for a message: as it is, or its start and its whole length. */
+static char *shown(const char *v)
+{
+	size_t n = strlen(v);
+	char *out;
+
+	if (n <= HP_SHOW_VALUE)
+		return strdup(v);
+	out = malloc(HP_SHOW_VALUE + 64);
+	if (out)
+		snprintf(out, HP_SHOW_VALUE + 64, "%.*s... (%zu bytes)", HP_SHOW_VALUE - 16, v,
+			 n);
+	return out;
+}
+
 void settings_problem(struct hp_settings *s, const char *origin, const char *key,
 		      const char *value, const char *fmt, ...)
 {
 	struct hp_problem *p;
+	char msg[320];
 	va_list ap;
 
-	if (s->nproblems == HP_MAX_PROBLEMS) {
-		s->problems_dropped++;
+	if (!grow(s, (void **)&s->problems, s->nproblems, sizeof(*p)))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p = &s->problems[s->nproblems];
+	p->origin = strdup(origin);
+	p->key = shown(key);
+	p->value = shown(value);
+	p->message = strdup(msg);
+	if (!p->origin || !p->key || !p->value || !p->message) {
+		s->failed = true;
+		free(p->origin);
+		free(p->key);
+		free(p->value);
+		free(p->message);
 		return;
 	}
-	p = &s->problems[s->nproblems++];
-	snprintf(p->origin, sizeof(p->origin), "%s", origin);
-	snprintf(p->key, sizeof(p->key), "%s", key);
-	snprintf(p->value, sizeof(p->value), "%s", value);
-	va_start(ap, fmt);
-	vsnprintf(p->message, sizeof(p->message), fmt, ap);
-	va_end(ap);
+	s->nproblems++;
 }
 
 static void add_source(struct hp_settings *s, const char *src)
 {
+	char *c;
+
 	for (unsigned i = 0; i < s->nsources; i++)
 		if (strcmp(s->sources[i], src) == 0)
 			return;
-	if (s->nsources < HP_MAX_SOURCES)
-		snprintf(s->sources[s->nsources++], sizeof(s->sources[0]), "%s", src);
+	if (!grow(s, (void **)&s->sources, s->nsources, sizeof(*s->sources)))
+		return;
+	c = strdup(src);
+	if (!c) {
+		s->failed = true;
+		return;
+	}
+	s->sources[s->nsources++] = c;
 }
 
 static const char *errmsg(int rc)
@@ -95,55 +169,70 @@ static int parse_amount(const char *str, struct hp_amount *a)
 	return parse_bytes(str, &a->value);
 }
 
-/* One "SIZE:AMOUNT[@NODES]" entry. */
-static int parse_entry(const char *text, struct hp_entry *e, char *why, size_t wlen)
+/* One "SIZE:AMOUNT[@NODES]" entry; 'buf' is the entry's text, changed in place. */
+static int parse_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
 {
-	char buf[64], *colon, *at;
+	char *colon = strchr(buf, ':'), *at, *amount;
 	uint64_t bytes;
 	int rc;
 
-	if (xsnprintf(buf, sizeof(buf), "%s", text)) {
-		snprintf(why, wlen, "entry too long");
-		return -EINVAL;
-	}
-	memset(e, 0, sizeof(*e));
-	snprintf(e->text, sizeof(e->text), "%s", text);
-	colon = strchr(buf, ':');
 	if (!colon) {
 		snprintf(why, wlen, "expected SIZE:AMOUNT[@NODES]");
 		return -EINVAL;
 	}
 	*colon = '\0';
-	at = strchr(colon + 1, '@');
+	amount = colon + 1;
+	at = strchr(amount, '@');
 	if (at)
 		*at = '\0';
 
 	rc = parse_bytes(buf, &bytes);
 	if (rc || bytes < 1024 || bytes % 1024) {
-		snprintf(why, wlen, "page size '%s' is %s", buf,
+		snprintf(why, wlen, "page size '%.32s' is %s", buf,
 			 rc ? errmsg(rc) : "not a whole number of kB");
 		return -EINVAL;
 	}
 	e->size_kb = bytes / 1024;
-
-	rc = parse_amount(colon + 1, &e->amount);
+	rc = parse_amount(amount, &e->amount);
 	if (rc) {
-		snprintf(why, wlen,
-			 "amount '%s' is %s (a count, a size like 64G, or 50%%)",
-			 colon + 1, errmsg(rc));
+		snprintf(why, wlen, "amount '%.32s' is %s (a count, a size like 64G, or 50%%)",
+			 amount, errmsg(rc));
 		return rc;
 	}
-
 	e->all_nodes = !at;
 	if (at) {
 		rc = parse_idlist(at + 1, HP_MAX_NODES, &e->nodes);
 		if (rc || idset_count(&e->nodes) == 0) {
-			snprintf(why, wlen, "node list '%s' is %s", at + 1,
+			snprintf(why, wlen, "node list '%.32s' is %s", at + 1,
 				 rc == -ERANGE ? "out of range" : "malformed");
 			return -EINVAL;
 		}
 	}
 	return 0;
+}
+
+static void add_entry(struct hp_settings *s, const char *key, const char *text,
+		      const char *origin)
+{
+	struct hp_entry e = {0};
+	char why[160], *buf = strdup(text);
+
+	if (!buf) {
+		s->failed = true;
+		return;
+	}
+	if (parse_entry(buf, &e, why, sizeof(why))) {
+		settings_problem(s, origin, key, text, "%s", why);
+	} else if (grow(s, (void **)&s->entries, s->nentries, sizeof(e))) {
+		e.text = strdup(text);
+		e.origin = strdup(origin);
+		e.key = strdup(key);
+		if (e.text && e.origin && e.key)
+			s->entries[s->nentries++] = e;
+		else
+			settings_drop_entry(&e);
+	}
+	free(buf);
 }
 
 /*
@@ -157,8 +246,7 @@ static void set_pages(struct hp_settings *s, const char *key, const char *value,
 	const char *p = value;
 
 	while (*p) {
-		char text[128], why[160];
-		struct hp_entry e;
+		char *text;
 		size_t n = 0;
 
 		while (*p && (isspace((unsigned char)*p) || *p == ';' || *p == ','))
@@ -181,20 +269,31 @@ static void set_pages(struct hp_settings *s, const char *key, const char *value,
 			}
 			n++;
 		}
-		snprintf(text, sizeof(text), "%.*s", (int)n, p);
-		if (n >= sizeof(text) - 1 || parse_entry(text, &e, why, sizeof(why))) {
-			if (n >= sizeof(text) - 1)
-				snprintf(why, sizeof(why), "entry too long");
-			settings_problem(s, origin, key, text, "%s", why);
-		} else if (s->nentries == HP_MAX_ENTRIES) {
-			settings_problem(s, origin, key, text, "more than %d entries",
-					 HP_MAX_ENTRIES);
-		} else {
-			snprintf(e.origin, sizeof(e.origin), "%s", origin);
-			s->entries[s->nentries++] = e;
+		text = strndup(p, n);
+		if (!text) {
+			s->failed = true;
+			return;
 		}
+		add_entry(s, key, text, origin);
+		free(text);
 		p += n;
 	}
+}
+
+static void set_reserve(struct hp_settings *s, const char *key, const char *value,
+			const char *origin)
+{
+	struct hp_amount a;
+	int rc = parse_amount(value, &a);
+
+	if (!rc && a.kind == HP_AMOUNT_COUNT)
+		rc = parse_bytes(value, &a.value); /* a plain number is bytes here */
+	a.kind = a.kind == HP_AMOUNT_PERCENT ? HP_AMOUNT_PERCENT : HP_AMOUNT_BYTES;
+	if (rc)
+		settings_problem(s, origin, key, value,
+				 "%s: expected a size like 512M or a share like 2%%", errmsg(rc));
+	else
+		s->reserve = a;
 }
 
 void settings_set(struct hp_settings *s, const char *key, const char *value,
@@ -209,8 +308,7 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 	if (cmdline) {
 		if (strcmp(key, "rd.hugepar") == 0)
 			k = "enabled";
-		else if (strncmp(key, "rd.hugepar.", 11) == 0 &&
-			 strcmp(key + 11, "enabled"))
+		else if (strncmp(key, "rd.hugepar.", 11) == 0 && strcmp(key + 11, "enabled"))
 			k = key + 11;
 		else
 			k = "";
@@ -223,25 +321,11 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 
 		if (parse_bool(value, &b))
 			settings_problem(s, origin, key, value,
-					 "expected 0/1, no/yes, off/on");
+					 "expected 0/1, no/yes, off/on, false/true");
 		else
 			s->enabled = b;
 	} else if (strcmp(k, "reserve") == 0) {
-		struct hp_amount a;
-
-		rc = parse_amount(value, &a);
-		if (!rc && a.kind == HP_AMOUNT_COUNT)
-			rc = parse_bytes(value,
-					 &a.value); /* a plain number is bytes here */
-		a.kind =
-		    a.kind == HP_AMOUNT_PERCENT ? HP_AMOUNT_PERCENT : HP_AMOUNT_BYTES;
-		if (rc)
-			settings_problem(
-			    s, origin, key, value,
-			    "%s: expected a size like 512M or a share like 2%%",
-			    errmsg(rc));
-		else
-			s->reserve = a;
+		set_reserve(s, key, value, origin);
 	} else if (strcmp(k, "threads") == 0) {
 		if (strcmp(value, "auto") == 0)
 			s->threads = 0;
@@ -253,9 +337,8 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 			s->threads = v;
 	} else if (strcmp(k, "timeout") == 0) {
 		if ((rc = parse_seconds(value, &v)) || v == 0 || v > HP_MAX_TIMEOUT_MS)
-			settings_problem(
-			    s, origin, key, value,
-			    "expected seconds, more than 0 and at most 3600");
+			settings_problem(s, origin, key, value,
+					 "expected seconds, more than 0 and at most 3600");
 		else
 			s->timeout_ms = v;
 	} else if (strcmp(k, "mode") == 0) {
@@ -264,54 +347,74 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 		else if (strcmp(value, "exact") == 0)
 			s->mode = HP_MODE_EXACT;
 		else
-			settings_problem(s, origin, key, value,
-					 "expected 'grow' or 'exact'");
+			settings_problem(s, origin, key, value, "expected 'grow' or 'exact'");
 	} else {
 		settings_problem(s, origin, key, value, "unknown key");
 	}
 }
 
+/* Read a whole settings file: regular files only, opened without blocking (a FIFO
+ * would hang the boot), at most HP_MAX_FILE bytes. */
+static int read_settings_file(struct hp_settings *s, const char *file, const char *shown_as,
+			      char **text, size_t *len)
+{
+	const char *kind = NULL;
+	int rc = read_regular(file, HP_MAX_FILE, text, len, &kind);
+
+	if (rc == -ENOENT && kind)
+		settings_problem(s, shown_as, "", "", "a symbolic link to nothing: not read");
+	else if (rc == -EINVAL && kind)
+		settings_problem(s, shown_as, "", "", "%s, not a regular file: not read",
+				 kind);
+	else if (rc == -EFBIG)
+		settings_problem(s, shown_as, "", "", "larger than %llu bytes: not read",
+				 (unsigned long long)HP_MAX_FILE);
+	else if (rc && rc != -ENOENT)
+		settings_problem(s, shown_as, "", "", "cannot read: %s", strerror(-rc));
+	return rc;
+}
+
+static void config_line(struct hp_settings *s, char *l, const char *origin)
+{
+	char *eq, *hash = strchr(l, '#');
+
+	if (hash)
+		*hash = '\0';
+	l = strtrim(l);
+	if (!*l)
+		return;
+	eq = strchr(l, '=');
+	if (!eq) {
+		settings_problem(s, origin, l, "", "expected KEY = VALUE");
+		return;
+	}
+	*eq = '\0';
+	settings_set(s, strtrim(l), strtrim(eq + 1), origin, false);
+}
+
 int settings_load_file(struct hp_settings *s, const char *file)
 {
-	char line[1024], origin[96];
+	char *text, *line, origin[4200];
 	unsigned lineno = 0;
-	FILE *f = fopen(file, "re");
+	size_t len;
+	int rc = read_settings_file(s, file, file, &text, &len);
 
-	if (!f)
-		return -errno;
+	if (rc)
+		return rc;
 	add_source(s, file);
-	while (fgets(line, sizeof(line), f)) {
-		char *l, *eq, *key, *value, *hash;
+	for (line = text; line < text + len;) {
+		char *nl = memchr(line, '\n', text + len - line), *end = nl ? nl : text + len;
 
+		*end = '\0';
 		lineno++;
 		snprintf(origin, sizeof(origin), "%s:%u", file, lineno);
-		if (!strchr(line, '\n') && !feof(f)) {
-			int c;
-
-			while ((c = fgetc(f)) != EOF && c != '\n')
-				;
-			settings_problem(s, origin, "", "",
-					 "line longer than %zu characters",
-					 sizeof(line) - 2);
-			continue;
-		}
-		hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		l = strtrim(line);
-		if (!*l)
-			continue;
-		eq = strchr(l, '=');
-		if (!eq) {
-			settings_problem(s, origin, l, "", "expected KEY = VALUE");
-			continue;
-		}
-		*eq = '\0';
-		key = strtrim(l);
-		value = strtrim(eq + 1);
-		settings_set(s, key, value, origin, false);
+		if (strlen(line) != (size_t)(end - line))
+			settings_problem(s, origin, "", "", "a NUL byte in the line: not read");
+		else
+			config_line(s, line, origin);
+		line = end + 1;
 	}
-	fclose(f);
+	free(text);
 	return 0;
 }
 
@@ -322,42 +425,49 @@ static int conf_filter(const struct dirent *de)
 	return de->d_name[0] != '.' && n > 5 && strcmp(de->d_name + n - 5, ".conf") == 0;
 }
 
-int settings_load_config(struct hp_settings *s, const char *file)
+int settings_load_config(struct hp_settings *s, const char *file, bool required)
 {
 	struct dirent **list;
-	char dir[256];
+	char *dir;
 	int n, rc;
 
 	rc = settings_load_file(s, file);
-	if (rc && rc != -ENOENT)
-		settings_problem(s, file, "", "", "cannot read: %s", strerror(-rc));
-	if (xsnprintf(dir, sizeof(dir), "%s.d", file))
-		return -ENAMETOOLONG;
+	if (rc == -ENOENT && required)
+		return rc;
+	if (asprintf(&dir, "%s.d", file) < 0)
+		return -ENOMEM;
 	n = scandir(dir, &list, conf_filter, alphasort);
-	if (n < 0)
-		return 0;
 	for (int i = 0; i < n; i++) {
-		char path[512];
+		char *p;
 
-		if (!xsnprintf(path, sizeof(path), "%s/%s", dir, list[i]->d_name)) {
-			rc = settings_load_file(s, path);
-			if (rc && rc != -ENOENT)
-				settings_problem(s, path, "", "", "cannot read: %s",
-						 strerror(-rc));
+		if (asprintf(&p, "%s/%s", dir, list[i]->d_name) >= 0) {
+			settings_load_file(s, p);
+			free(p);
 		}
 		free(list[i]);
 	}
-	free(list);
+	if (n >= 0)
+		free(list);
+	else if (errno != ENOENT)
+		settings_problem(s, dir, "", "", "cannot read the directory: %s",
+				 strerror(errno));
+	free(dir);
 	return 0;
 }
 
-void settings_load_cmdline(struct hp_settings *s, const char *cmdline)
+void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
+				const char *origin)
 {
-	static const char origin[] = "kernel command line";
 	const char *p = cmdline;
+	size_t cap = strlen(cmdline) + 1;
+	char *word = malloc(cap);
 
+	if (!word) {
+		s->failed = true;
+		return;
+	}
 	while (*p) {
-		char word[1024], *w = word, *eq;
+		char *w = word, *eq;
 		bool quoted = false;
 
 		while (isspace((unsigned char)*p))
@@ -365,11 +475,11 @@ void settings_load_cmdline(struct hp_settings *s, const char *cmdline)
 		if (!*p)
 			break;
 		/* The kernel's rules: double quotes may enclose spaces, and are dropped.
-		 */
+		 * A word is as long as it is: nothing is cut. */
 		while (*p && (quoted || !isspace((unsigned char)*p))) {
 			if (*p == '"')
 				quoted = !quoted;
-			else if (w < word + sizeof(word) - 1)
+			else
 				*w++ = *p;
 			p++;
 		}
@@ -381,54 +491,55 @@ void settings_load_cmdline(struct hp_settings *s, const char *cmdline)
 			continue;
 		add_source(s, origin);
 		eq = strchr(word, '=');
-		if (eq)
+		if (eq) {
 			*eq = '\0';
-		settings_set(s, word, eq ? eq + 1 : "1", origin, true);
+			settings_set(s, word, eq + 1, origin, true);
+		} else if (strcmp(word, "rd.hugepar") == 0) {
+			settings_set(s, word, "1", origin, true); /* as getargbool reads it */
+		} else {
+			settings_problem(s, origin, word, "", "expected %s=VALUE", word);
+		}
 	}
+	free(word);
 }
 
-void settings_validate(struct hp_settings *s, const struct hp_topology *t)
+void settings_load_cmdline(struct hp_settings *s, const char *cmdline)
 {
-	unsigned out = 0;
+	settings_load_cmdline_from(s, cmdline, "kernel command line");
+}
 
-	for (unsigned i = 0; i < s->nentries; i++) {
-		struct hp_entry *e = &s->entries[i];
-		const char *key = strcmp(e->origin, "kernel command line")
-				      ? "pages"
-				      : "rd.hugepar.pages";
-		char sz[32], offered[128] = "";
-		bool ok = true;
+static void load_baked_file(struct hp_settings *s, const char *rel)
+{
+	char p[4096], *text;
+	size_t len;
 
-		if (topology_size_index(t, e->size_kb) < 0) {
-			for (unsigned k = 0; k < t->nsizes; k++) {
-				size_t n = strlen(offered);
+	if (path_build(p, sizeof(p), "%s", rel) ||
+	    read_settings_file(s, p, rel, &text, &len))
+		return;
+	if (strlen(text) != len)
+		settings_problem(s, rel, "", "", "a NUL byte in the file: not read");
+	else
+		settings_load_cmdline_from(s, text, rel);
+	free(text);
+}
 
-				format_size_kb(t->sizes[k].kb, sz, sizeof(sz));
-				snprintf(offered + n, sizeof(offered) - n, "%s%s",
-					 n ? " " : "", sz);
-			}
-			format_size_kb(e->size_kb, sz, sizeof(sz));
-			if (t->nsizes)
-				settings_problem(
-				    s, e->origin, key, e->text,
-				    "page size %s is not offered by the kernel "
-				    "(it offers %s)",
-				    sz, offered);
-			else
-				settings_problem(
-				    s, e->origin, key, e->text,
-				    "the kernel offers no huge pages (no hugetlb)");
-			ok = false;
-		}
-		for (unsigned id = 0; ok && !e->all_nodes && id < HP_MAX_NODES; id++) {
-			if (idset_has(&e->nodes, id) && topology_node_index(t, id) < 0) {
-				settings_problem(s, e->origin, key, e->text,
-						 "node %u does not exist", id);
-				ok = false;
-			}
-		}
-		if (ok)
-			s->entries[out++] = *e;
+void settings_load_baked(struct hp_settings *s)
+{
+	struct dirent **list;
+	char dir[4096];
+	int n;
+
+	load_baked_file(s, "/etc/cmdline");
+	if (path_build(dir, sizeof(dir), "/etc/cmdline.d"))
+		return;
+	n = scandir(dir, &list, conf_filter, alphasort);
+	for (int i = 0; i < n; i++) {
+		char rel[512];
+
+		snprintf(rel, sizeof(rel), "/etc/cmdline.d/%s", list[i]->d_name);
+		load_baked_file(s, rel);
+		free(list[i]);
 	}
-	s->nentries = out;
+	if (n >= 0)
+		free(list);
 }

@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* settings.h - config files and the kernel command line, merged into one struct. */
+/*
+ * settings.h - config files and the kernel command line, merged into one struct.
+ *
+ * Nothing is cut or dropped without a word: entries, problems and sources have no
+ * fixed limit, a value too long to show is shown with its length, and a file that is
+ * not a regular file, or too large, is a problem of its own.
+ */
 #ifndef HUGEPAR_SETTINGS_H
 #define HUGEPAR_SETTINGS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "topology.h"
 #include "util.h"
-
-#define HP_MAX_ENTRIES	64
-#define HP_MAX_PROBLEMS 32
-#define HP_MAX_SOURCES	16
 
 enum hp_amount_kind {
 	HP_AMOUNT_COUNT,   /* pages */
@@ -24,61 +25,76 @@ struct hp_amount {
 	uint64_t value;
 };
 
-/* One "SIZE:AMOUNT[@NODES]" entry. Later entries override earlier ones per node and size.
- */
+/* One "SIZE:AMOUNT[@NODES]" entry. Later entries override earlier ones per node and
+ * size. */
 struct hp_entry {
 	uint64_t size_kb;
 	struct hp_amount amount;
 	bool all_nodes;
 	struct hp_idset nodes;
-	char text[128];	 /* as written, for messages */
-	char origin[96]; /* file:line or "kernel command line" */
+	char *text;   /* as written, for messages */
+	char *origin; /* file:line, a file of the initramfs, or "kernel command line" */
+	char *key;    /* "pages" or "rd.hugepar.pages", as written */
 };
 
 struct hp_problem {
-	char origin[96];
-	char key[40];
-	char value[96];
-	char message[160];
+	char *origin;
+	char *key;
+	char *value; /* as written; a long one shortened, with its length said */
+	char *message;
 };
 
 enum hp_mode { HP_MODE_GROW, HP_MODE_EXACT };
 
 struct hp_settings {
 	bool enabled;
-	unsigned nentries;
-	struct hp_entry entries[HP_MAX_ENTRIES];
 	struct hp_amount reserve; /* the per-node free-memory floor */
 	unsigned threads;	  /* 0: auto */
 	uint64_t timeout_ms;
 	enum hp_mode mode;
+	unsigned nentries;
+	struct hp_entry *entries;
 	unsigned nproblems;
-	unsigned problems_dropped; /* beyond HP_MAX_PROBLEMS */
-	struct hp_problem problems[HP_MAX_PROBLEMS];
+	struct hp_problem *problems;
 	unsigned nsources;
-	char sources[HP_MAX_SOURCES][256];
+	char **sources;
+	bool failed; /* out of memory while reading: the settings are not whole */
 };
 
 #define HP_DEFAULT_RESERVE (UINT64_C(512) << 20)
 #define HP_DEFAULT_TIMEOUT 60000
 #define HP_MAX_TIMEOUT_MS  (UINT64_C(3600) * 1000)
 #define HP_MAX_THREADS	   4096
+/* A settings file larger than this is not read (and said so). */
+#define HP_MAX_FILE (UINT64_C(1) << 20)
+/* Values longer than this are shown shortened in messages, with their length. */
+#define HP_SHOW_VALUE 80
 
 void settings_init(struct hp_settings *s);
+void settings_free(struct hp_settings *s);
 
-/* Apply one key=value from a source. Problems are recorded, never fatal. */
+/* Apply one key=value from a source. Problems are recorded, never fatal. 'cmdline':
+ * the key is a command-line one (rd.hugepar.KEY). */
 void settings_set(struct hp_settings *s, const char *key, const char *value,
 		  const char *origin, bool cmdline);
 
-/* Read one config file. A missing file is fine (returns -ENOENT, nothing recorded). */
+/* Read one config file (regular files only). -ENOENT when missing; other troubles
+ * are recorded as problems. */
 int settings_load_file(struct hp_settings *s, const char *file);
-/* Read FILE, then FILE.d/ (*.conf, in name order). */
-int settings_load_config(struct hp_settings *s, const char *file);
+/* Read FILE, then FILE.d/ (*.conf, in name order). A missing FILE is fine unless
+ * 'required' (given on the command line): then it is -ENOENT. */
+int settings_load_config(struct hp_settings *s, const char *file, bool required);
+/* The rd.hugepar keys dracut bakes into an initramfs (dracut --kernel-cmdline):
+ * /etc/cmdline and /etc/cmdline.d/ *.conf under the path layer's root, as dracut's
+ * own getarg reads them, before the running kernel's command line. */
+void settings_load_baked(struct hp_settings *s);
 /* Take the rd.hugepar keys of a kernel command line. */
 void settings_load_cmdline(struct hp_settings *s, const char *cmdline);
+void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
+				const char *origin);
 
-/* Drop entries whose size the kernel does not offer or whose nodes do not exist. */
-void settings_validate(struct hp_settings *s, const struct hp_topology *t);
+/* Free an entry taken out of s->entries. */
+void settings_drop_entry(struct hp_entry *e);
 
 void settings_problem(struct hp_settings *s, const char *origin, const char *key,
 		      const char *value, const char *fmt, ...)

@@ -6,15 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hugetlb.h"
 #include "util.h"
 
-#define HP_MAX_SIZES 8
-
-struct hp_pool {
-	uint64_t nr;	  /* pages in the pool, surplus included (as sysfs counts) */
-	uint64_t free;	  /* free pages */
-	uint64_t surplus; /* surplus pages (given back when no longer used) */
-};
+#define HP_MAX_SIZES HUGETLB_MAX_SIZES
 
 struct hp_node {
 	unsigned id;
@@ -28,7 +23,6 @@ struct hp_node {
 
 struct hp_size {
 	uint64_t kb;	     /* page size in kB, as in hugepages-<kb>kB */
-	bool parallel;	     /* the kernel lets surplus pages of this size be reserved */
 	struct hp_pool pool; /* global counts */
 	uint64_t resv;
 	uint64_t overcommit; /* nr_overcommit_hugepages */
@@ -45,9 +39,11 @@ struct hp_topology {
 	uint64_t default_kb; /* Hugepagesize of /proc/meminfo, 0 when unknown */
 	char release[65];    /* kernel release, "" when unknown */
 	char warning[160];   /* a note about the kernel's figures, or "" */
+	char error[256];     /* what could not be read: the file and why */
 };
 
-/* Read the topology through the path layer. Returns 0 or -errno. */
+/* Read the topology through the path layer, and the pools through hugetlb.h.
+ * Returns 0 or -errno with t->error naming the file. */
 int topology_read(struct hp_topology *t);
 /* Re-read only the pool counts (global and per node) of every size. */
 int topology_read_pools(struct hp_topology *t);

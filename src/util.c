@@ -2,6 +2,12 @@
 /* util.c - strict parsers and small helpers shared by every part of hugepar. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -228,6 +234,41 @@ int parse_bool(const char *str, bool *out)
 	return -EINVAL;
 }
 
+int meminfo_kb(const char *text, const char *key, uint64_t *kb)
+{
+	size_t klen = strlen(key);
+
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		const char *k = line;
+
+		if (strncmp(k, "Node ", 5) == 0) {
+			k += 5;
+			while (isdigit((unsigned char)*k))
+				k++;
+			while (*k == ' ')
+				k++;
+		}
+		if (strncmp(k, key, klen) == 0 && k[klen] == ':') {
+			k += klen + 1;
+			while (*k == ' ' || *k == '\t')
+				k++;
+			return take_u64(&k, kb);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return -ENOENT;
+}
+
+bool release_at_least(const char *r, unsigned major, unsigned minor)
+{
+	unsigned ma = 0, mi = 0;
+
+	if (sscanf(r, "%u.%u", &ma, &mi) < 1)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
 void format_size_kb(uint64_t kb, char *buf, size_t len)
 {
 	static const char units[] = "KMGTP";
@@ -307,4 +348,90 @@ uint64_t now_us(void)
 uint64_t boottime_ms(void)
 {
 	return clock_ms(CLOCK_BOOTTIME);
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "not a plain file";
+}
+
+int read_regular(const char *file, size_t max, char **out, size_t *len, const char **kind)
+{
+	struct stat st;
+	size_t got = 0;
+	char *buf;
+	int fd, rc = 0;
+
+	*out = NULL;
+	*len = 0;
+	*kind = NULL;
+	fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		rc = -errno;
+		if (rc == -ENOENT && lstat(file, &st) == 0 && S_ISLNK(st.st_mode))
+			*kind = "a symbolic link to nothing";
+		return rc;
+	}
+	if (fstat(fd, &st)) {
+		rc = -errno;
+	} else if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {
+		st.st_size = 0; /* /dev/null: "no file", as tools take it */
+	} else if (!S_ISREG(st.st_mode)) {
+		*kind = file_kind(st.st_mode);
+		rc = -EINVAL;
+	} else if ((uint64_t)st.st_size > max) {
+		rc = -EFBIG;
+	}
+	buf = rc ? NULL : malloc((size_t)st.st_size + 1);
+	if (!rc && !buf)
+		rc = -ENOMEM;
+	/* read to the end, or to one byte past the size seen: a file that grows
+	 * while it is read is still bounded by max */
+	while (!rc) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size + 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			rc = -errno;
+		else if (n == 0)
+			break;
+		else if ((got += n) > (size_t)st.st_size)
+			rc = -EFBIG;
+	}
+	close(fd);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	*len = got;
+	return 0;
+}
+
+bool pid_gone(pid_t pid)
+{
+	char p[64], buf[512], *rp;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return true;
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	rp = strrchr(buf, ')');
+	return rp && (rp[2] == 'Z' || rp[2] == 'X');
 }

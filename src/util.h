@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define HP_MAX_NODES 1024 /* MAX_NUMNODES on x86_64 with NODES_SHIFT=10 */
 #define HP_MAX_CPUS  8192
@@ -64,6 +65,26 @@ static inline bool add_u64(uint64_t a, uint64_t b, uint64_t *r)
 {
 	return !__builtin_add_overflow(a, b, r);
 }
+
+/* The kB figure of "Key:" in a meminfo text, node form ("Node 0 MemFree:") or /proc
+ * form. -ENOENT when the key is not there. */
+int meminfo_kb(const char *text, const char *key, uint64_t *kb);
+
+/*
+ * Read a whole regular file into a NUL-terminated buffer (it may hold NUL bytes of
+ * its own: compare strlen with *len). Opened without blocking and checked with
+ * fstat, so a FIFO or a device cannot hang the caller: for those -EINVAL and *kind
+ * says what it is ("a FIFO", "a directory"...); a symbolic link to nothing gives
+ * -ENOENT with *kind set; -EFBIG when larger than max. /dev/null reads as empty.
+ */
+int read_regular(const char *file, size_t max, char **out, size_t *len, const char **kind);
+
+/* A process that has exited: gone, or a zombie nobody has reaped yet (its memory,
+ * and so its huge page reservations, are released at exit, before reaping). */
+bool pid_gone(pid_t pid);
+
+/* Whether a kernel release ("6.12.48+deb13-amd64") is at least major.minor. */
+bool release_at_least(const char *release, unsigned major, unsigned minor);
 
 /* Human form of a size in kB: "2M", "1G", "64K". */
 void format_size_kb(uint64_t kb, char *buf, size_t len);

@@ -16,6 +16,8 @@
 #                                    (default: the sums of the nodes)
 #   release VERSION                  /proc/sys/kernel/osrelease (default 6.1.0)
 #   cmdline WORDS...                 /proc/cmdline (default "BOOT_IMAGE=/vmlinuz quiet")
+#   sim LINE                         a line of the simulated kernel's machine file,
+#                                    .sim/machine (doc/simulator.md)
 set -eu
 
 desc=$1
@@ -50,7 +52,7 @@ compress() { # ids on stdin -> cpulist
 
 sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" has_mem="" has_cpu="" node_ids=""
 declare -A onr ofree osur over
-nodes=()
+nodes=() simlines=()
 while read -r line; do
 	line=${line%%#*}
 	set -- $line
@@ -64,6 +66,7 @@ while read -r line; do
 	cmdline) cmdline=${line#*cmdline } ;;
 	release) release=$2 ;;
 	node) nodes+=("${line}") ;;
+	sim) simlines+=("${line#sim }") ;;
 	*) echo "mkfixture: $desc: unknown line: $line" >&2; exit 1 ;;
 	esac
 done <"$desc"
@@ -127,3 +130,7 @@ printf 'MemTotal:       %s kB\nMemFree:        %s kB\n' "${mt:-$total}" "${mf:-$
 echo "$cmdline" >"$dir/proc/cmdline"
 mkdir -p "$dir/proc/sys/kernel"
 echo "$release" >"$dir/proc/sys/kernel/osrelease"
+if [ ${#simlines[@]} -gt 0 ]; then
+	mkdir -p "$dir/.sim"
+	printf '%s\n' "${simlines[@]}" >"$dir/.sim/machine"
+fi

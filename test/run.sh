@@ -42,6 +42,7 @@ else
 fi
 suite test/golden.sh
 suite test/cli.sh
+suite test/engine.sh
 suite test/live.sh
 if [ -z "${HUGEPAR_SKIP_BOOT:-}" ] && [ -x test/boot.sh ]; then
 	suite test/boot.sh

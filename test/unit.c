@@ -4,8 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "json.h"
 #include "plan.h"
+#include "result.h"
 #include "settings.h"
 #include "topology.h"
 #include "util.h"
@@ -83,7 +87,7 @@ static void test_settings(void)
 {
 	struct hp_settings *s = &S;
 
-	settings_init(s);
+	settings_free(s);
 	settings_set(s, "pages", "2M:512 1G:4@0,2-3;2M:50%@1", "f:1", false);
 	CHECK(s->nentries == 3 && s->nproblems == 0);
 	CHECK(s->entries[0].size_kb == 2048 &&
@@ -96,7 +100,7 @@ static void test_settings(void)
 	      s->entries[2].amount.value == 5000);
 
 	/* Commas separate entries only where a new SIZE:AMOUNT starts. */
-	settings_init(s);
+	settings_free(s);
 	settings_load_cmdline(
 	    s, "quiet rd.hugepar.pages=2M:50%,1G:2@0,1,2M:64G@2 root=/dev/x");
 	CHECK(s->nentries == 3 && s->nproblems == 0);
@@ -104,10 +108,11 @@ static void test_settings(void)
 	CHECK(s->entries[2].amount.kind == HP_AMOUNT_BYTES &&
 	      s->entries[2].amount.value == UINT64_C(64) << 30);
 
-	/* A bad entry is skipped and recorded; the good ones stay. */
-	settings_init(s);
+	/* A bad entry is skipped and recorded; the good ones stay, and so does an
+	 * earlier good value of a key whose later value is bad. */
+	settings_free(s);
 	settings_load_cmdline(
-	    s, "rd.hugepar.pages=2M:10,2M:x,1G:1@a rd.hugepar.threads=0 "
+	    s, "rd.hugepar.threads=3 rd.hugepar.pages=2M:10,2M:x,1G:1@a rd.hugepar.threads=0 "
 	       "rd.hugepar.timeout=5 rd.hugepar.mode=fast rd.hugepar.bogus=1");
 	CHECK(s->nentries == 1 && s->nproblems == 5);
 	CHECK(strcmp(s->problems[0].key, "rd.hugepar.pages") == 0 &&
@@ -116,19 +121,19 @@ static void test_settings(void)
 	CHECK(strcmp(s->problems[2].key, "rd.hugepar.threads") == 0);
 	CHECK(strcmp(s->problems[3].key, "rd.hugepar.mode") == 0);
 	CHECK(strcmp(s->problems[4].message, "unknown key") == 0);
-	CHECK(s->timeout_ms == 5000 && s->threads == 0 && s->mode == HP_MODE_GROW);
+	CHECK(s->timeout_ms == 5000 && s->threads == 3 && s->mode == HP_MODE_GROW);
 
 	/* Off switch, quotes, and "--" ends the kernel's part. */
-	settings_init(s);
+	settings_free(s);
 	settings_load_cmdline(
 	    s, "rd.hugepar=0 \"rd.hugepar.pages=2M:1 1G:1\" -- rd.hugepar.threads=3");
 	CHECK(!s->enabled && s->nentries == 2 && s->threads == 0);
-	settings_init(s);
+	settings_free(s);
 	settings_load_cmdline(s, "rd.hugepar rd.hugeparx=1");
 	CHECK(s->enabled && s->nproblems == 0 && s->nsources == 1);
 
 	/* Overflowing and odd values. */
-	settings_init(s);
+	settings_free(s);
 	settings_set(s, "pages", "2M:99999999999999999999 3K:1 1G:1@1024 1G:1@0-", "f:2",
 		     false);
 	CHECK(s->nentries == 1 && s->nproblems == 3); /* 3K is well formed */
@@ -158,7 +163,7 @@ static void machine(struct hp_topology *t, unsigned n, unsigned cpn, uint64_t me
 	t->nsizes = 2;
 	t->sizes[0].kb = 2048;
 	t->sizes[1].kb = 1048576;
-	t->sizes[0].parallel = true; /* 1G: serial, as before Linux 6.19 */
+	strcpy(t->release, "6.1.0"); /* 1G: serial, as before Linux 6.19 */
 	for (unsigned i = 0; i < n; i++) {
 		nodes[i].id = i;
 		nodes[i].cpus = &cpus[i];
@@ -182,7 +187,7 @@ static void test_plan(void)
 
 	/* Counts, amounts and shares; the floor caps; 1G placed before 2M. */
 	machine(&t, 2, 4, 16 * GiB, 10 * GiB);
-	settings_init(s);
+	settings_free(s);
 	settings_set(s, "pages", "2M:1024@0 2M:25%@1 1G:8@1", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(plan_cell(&p, 0, 0)->target == 1024 &&
@@ -197,7 +202,7 @@ static void test_plan(void)
 	plan_free(&p);
 
 	/* Memory that is not there vs the floor. */
-	settings_init(s);
+	settings_free(s);
 	settings_set(s, "pages", "2M:40G", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(plan_cell(&p, 0, 0)->cut == HP_CUT_MEMORY &&
@@ -207,7 +212,7 @@ static void test_plan(void)
 	/* Grow keeps a larger pool; exact shrinks it and frees memory for growth. */
 	nodes[0].pool[0].nr = 2000;
 	nodes[0].pool[0].surplus = 100; /* surplus pages are not the pool */
-	settings_init(s);
+	settings_free(s);
 	settings_set(s, "pages", "2M:1000@0", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(plan_cell(&p, 0, 0)->current == 1900 &&
@@ -225,7 +230,7 @@ static void test_plan(void)
 	nodes[0].pool[0].nr = nodes[0].pool[0].surplus = 0;
 
 	/* Later entries win per node and size. */
-	settings_init(s);
+	settings_free(s);
 	settings_set(s, "pages", "2M:100", "a", false);
 	settings_load_cmdline(s, "rd.hugepar.pages=2M:7@1");
 	CHECK(plan_make(s, &t, &p) == 0);
@@ -234,7 +239,7 @@ static void test_plan(void)
 
 	/* Values near overflow are capped, not wrapped. */
 	machine(&t, 1, 2, UINT64_MAX / 2, UINT64_MAX / 2);
-	settings_init(s);
+	settings_free(s);
 	settings_set(s, "pages", "2M:100% 1G:18446744073709551615", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(plan_cell(&p, 0, 1)->target < UINT64_MAX / GiB);
@@ -247,7 +252,7 @@ static void test_plan(void)
 	nodes[2].mem_total = nodes[2].mem_free = 0;
 	nodes[2].has_memory = false;
 	nodes[1].ncpus = 0;
-	settings_init(s);
+	settings_free(s);
 	settings_set(s, "pages", "2M:1024", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(plan_cell(&p, 2, 0)->target == 0 &&
@@ -257,7 +262,7 @@ static void test_plan(void)
 
 	/* An explicit total is honoured exactly, spread by work. */
 	machine(&t, 4, 8, 64 * GiB, 64 * GiB);
-	settings_init(s);
+	settings_free(s);
 	settings_set(s, "pages", "2M:1000@0 2M:3000@1 2M:1@2", "t", false);
 	settings_set(s, "threads", "9", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
@@ -279,12 +284,221 @@ static void test_plan(void)
 	      plan_auto_threads(3, 700 * GiB) == 3);
 }
 
+/* Nothing is cut: long words, long node lists, many entries; a bare key is not a
+ * value; NUL bytes in a file are found and say so. */
+static void test_settings_limits(void)
+{
+	struct hp_settings *s = &S;
+	char word[4096], *big;
+	size_t n;
+
+	/* A padded word longer than any buffer keeps its meaning. */
+	n = (size_t)snprintf(word, sizeof(word), "rd.hugepar.pages=2M:1@0;");
+	memset(word + n, ';', 3000);
+	snprintf(word + n + 3000, sizeof(word) - n - 3000, "2M:123456@1");
+	settings_free(s);
+	settings_load_cmdline(s, word);
+	CHECK(s->nentries == 2 && s->nproblems == 0);
+	CHECK(s->nentries == 2 && s->entries[1].amount.value == 123456 &&
+	      idset_has(&s->entries[1].nodes, 1));
+
+	/* "@0,1,...,31" is longer than 63 bytes and is one entry. */
+	settings_free(s);
+	n = (size_t)snprintf(word, sizeof(word), "2M:10@");
+	for (unsigned i = 0; i < 32; i++)
+		n += (size_t)snprintf(word + n, sizeof(word) - n, "%s%u", i ? "," : "", i);
+	settings_set(s, "pages", word, "f:1", false);
+	CHECK(s->nentries == 1 && idset_count(&s->entries[0].nodes) == 32);
+
+	/* More than 64 entries, more than 32 problems, more than 16 sources. */
+	settings_free(s);
+	big = malloc(200 * 16);
+	n = 0;
+	for (unsigned i = 0; i < 200; i++)
+		n += (size_t)sprintf(big + n, "2M:%u@%u ", i, i % 4);
+	settings_set(s, "pages", big, "f:1", false);
+	CHECK(s->nentries == 200);
+	for (unsigned i = 0; i < 50; i++)
+		settings_set(s, "threads", "lots", "f:2", false);
+	CHECK(s->nproblems == 50);
+	for (unsigned i = 0; i < 20; i++) {
+		char origin[32];
+
+		snprintf(origin, sizeof(origin), "file %u", i);
+		settings_load_cmdline_from(s, "rd.hugepar.mode=exact", origin);
+	}
+	CHECK(s->nsources == 20);
+	free(big);
+
+	/* A bare key is not "=1"; a bare rd.hugepar is on, as getargbool says. */
+	settings_free(s);
+	settings_load_cmdline(s, "rd.hugepar.pages rd.hugepar");
+	CHECK(s->nentries == 0 && s->nproblems == 1 && s->enabled);
+	CHECK(s->nproblems == 1 && strstr(s->problems[0].message, "rd.hugepar.pages=VALUE"));
+
+	/* A long bad value is shown shortened, with its length. */
+	settings_free(s);
+	memset(word, 'x', 1000);
+	word[1000] = '\0';
+	settings_set(s, "mode", word, "f:1", false);
+	CHECK(s->nproblems == 1 && strstr(s->problems[0].value, "(1000 bytes)") &&
+	      strlen(s->problems[0].value) < 120);
+	settings_free(s);
+}
+
+static void test_files(void)
+{
+	struct hp_settings *s = &S;
+	char dir[] = "/tmp/hugepar-unit.XXXXXX", p[256];
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	/* A NUL byte spoils its own line only. */
+	snprintf(p, sizeof(p), "%s/a.conf", dir);
+	f = fopen(p, "w");
+	fputs("threads = 3\nmode = ex", f);
+	fputc('\0', f);
+	fputs("act\ntimeout = 7\n", f);
+	fclose(f);
+	settings_free(s);
+	CHECK(settings_load_file(s, p) == 0);
+	CHECK(s->threads == 3 && s->timeout_ms == 7000 && s->mode == HP_MODE_GROW);
+	CHECK(s->nproblems == 1 && strstr(s->problems[0].message, "NUL") &&
+	      strstr(s->problems[0].origin, "a.conf:2"));
+
+	/* Only regular files are read: a FIFO, a link to nothing, a directory. */
+	snprintf(p, sizeof(p), "%s/fifo.conf", dir);
+	CHECK(mkfifo(p, 0644) == 0);
+	settings_free(s);
+	CHECK(settings_load_file(s, p) != 0);
+	CHECK(s->nproblems == 1 && strstr(s->problems[0].message, "a FIFO"));
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/dangling.conf", dir);
+	CHECK(symlink("/nonexistent/x", p) == 0);
+	settings_free(s);
+	settings_load_file(s, p);
+	CHECK(s->nproblems == 1 && strstr(s->problems[0].message, "link to nothing"));
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/zero.conf", dir);
+	CHECK(symlink("/dev/zero", p) == 0);
+	settings_free(s);
+	settings_load_file(s, p);
+	CHECK(s->nproblems == 1 && strstr(s->problems[0].message, "character device"));
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/a.conf", dir);
+	unlink(p);
+	settings_free(s);
+	CHECK(settings_load_config(s, p, true) == -ENOENT);
+	CHECK(settings_load_config(s, p, false) == 0);
+	rmdir(dir);
+	settings_free(s);
+}
+
+/* Every byte and every count hugepar writes, it reads back. */
+static void test_json(void)
+{
+	struct json_out j;
+	struct json_val v;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	json_begin(&j, f);
+	json_open(&j, NULL, '{');
+	json_str(&j, "s", "a\x80\xff\"\\\x01z");
+	json_u64(&j, "n", UINT64_MAX);
+	json_u64(&j, "m", UINT64_C(1) << 63);
+	json_close(&j, '}');
+	json_end(&j);
+	fclose(f);
+	CHECK(strchr(text, 0x80) == NULL && strchr(text, 0xff) == NULL);
+	CHECK(json_parse(text, &v) == 0);
+	CHECK(strcmp(json_get_str(&v, "s"), "a\x80\xff\"\\\x01z") == 0);
+	CHECK(json_get_num(&v, "n") == UINT64_MAX);
+	CHECK(json_get_num(&v, "m") == UINT64_C(1) << 63);
+	json_free(&v);
+	free(text);
+	CHECK(json_parse("{\"n\": 18446744073709551616}", &v) == -EINVAL);
+}
+
+static void test_result(void)
+{
+	struct hp_cell c = {.requested_set = true, .current = 10, .requested = 100,
+			    .target = 100};
+	struct auto_node an[2] = {{.rest = 1000, .page_ns = 3000000, .workers = 2},
+				  {.rest = 1000, .page_ns = 3000000, .workers = 2}};
+	struct auto_estimate e;
+
+	CHECK(result_cell_status(&c, 100) == HP_STATUS_OK);
+	CHECK(result_cell_status(&c, 50) == HP_STATUS_PARTIAL);
+	CHECK(result_cell_status(&c, 10) == HP_STATUS_FAILED);
+	c.cut = HP_CUT_FLOOR;
+	CHECK(result_cell_status(&c, 100) == HP_STATUS_CAPPED);
+	c.cut = HP_CUT_NONE;
+	c.target = 5; /* exact mode, shrinking */
+	CHECK(result_cell_status(&c, 5) == HP_STATUS_OK);
+	CHECK(result_cell_status(&c, 7) == HP_STATUS_PARTIAL);
+	c.requested_set = false;
+	CHECK(result_cell_status(&c, 10) == HP_STATUS_UNCHANGED);
+
+	/* zeroed pages on two nodes: parallel; cheap pages: serial */
+	result_auto_estimate(an, 2, 1000, &e);
+	CHECK(e.parallel && e.serial_us == 6000000 && e.parallel_us == 4000 + 1500000);
+	an[0].page_ns = an[1].page_ns = 2000;
+	result_auto_estimate(an, 2, 1000, &e);
+	CHECK(!e.parallel);
+	an[0].workers = an[1].workers = 0;
+	an[0].page_ns = an[1].page_ns = 3000000;
+	result_auto_estimate(an, 2, 1000, &e);
+	CHECK(!e.parallel && e.parallel_us == e.serial_us);
+
+	CHECK(release_at_least("6.12.48+deb13-amd64", 6, 7));
+	CHECK(!release_at_least("6.1.0-57-amd64", 6, 7));
+	CHECK(release_at_least("7.0", 6, 19) && !release_at_least("", 6, 7));
+}
+
+static void test_judge(void)
+{
+	struct hp_cell cells[2] = {
+	    {.requested_set = true, .current = 0, .requested = 10, .target = 10},
+	    {.requested_set = true, .current = 20, .requested = 5, .target = 5}};
+	struct hp_plan p = {.nnodes = 2, .nsizes = 1, .cells = cells};
+	struct hp_cell_result rc[2] = {{.achieved = 4}, {.achieved = 5, .surplus_after = 3}};
+	struct cell_note notes[2] = {{0}};
+	struct hp_result res = {.cells = rc};
+
+	/* the coordinator's end, not "node out of memory"; pages in use as surplus */
+	snprintf(res.sizes[0].failure, sizeof(res.sizes[0].failure),
+		 "its coordinator was killed by SIGKILL");
+	result_judge(&res, &p, notes, 0);
+	CHECK(rc[0].status == HP_STATUS_PARTIAL &&
+	      strcmp(rc[0].reason, "4 of 10: its coordinator was killed by SIGKILL") == 0);
+	CHECK(rc[1].status == HP_STATUS_PARTIAL &&
+	      strcmp(rc[1].reason, "3 pages in use stay as surplus until freed") == 0);
+	CHECK(res.status == HP_STATUS_PARTIAL);
+	/* a note of the engine's wins; an overcommit left raised fails the run */
+	snprintf(notes[0].note, sizeof(notes[0].note), "nr_hugepages write failed: EIO");
+	rc[1].surplus_after = 0;
+	res.sizes[0].restore_failed = true;
+	result_judge(&res, &p, notes, 0);
+	CHECK(strcmp(rc[0].reason, "4 of 10: nr_hugepages write failed: EIO") == 0);
+	CHECK(rc[1].status == HP_STATUS_OK && res.status == HP_STATUS_FAILED);
+}
+
 int main(void)
 {
 	test_idlist();
 	test_numbers();
 	test_settings();
+	test_settings_limits();
+	test_files();
+	test_json();
 	test_plan();
+	test_result();
+	test_judge();
 	printf("unit: %u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

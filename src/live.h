@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* live.h - the live kernel behind hugetlb.h. */
+#ifndef HUGEPAR_LIVE_H
+#define HUGEPAR_LIVE_H
+
+#include "hugetlb.h"
+
+extern const struct hugetlb_ops hugetlb_live;
+
+/* Have libnuma set itself up before workers are forked. */
+void live_prepare(void);
+
+#endif

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * result.h - pure: what a run achieved, judged against the plan: each cell's status
+ * and reason, the run's status, and method=auto's estimate of serial and parallel.
+ */
+#ifndef HUGEPAR_RESULT_H
+#define HUGEPAR_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+enum hp_method { HP_METHOD_AUTO, HP_METHOD_PARALLEL, HP_METHOD_SERIAL };
+
+/* Overall and per node/size outcome. */
+enum hp_status {
+	HP_STATUS_OK,	     /* every request met */
+	HP_STATUS_PARTIAL,   /* some met, some short (or capped) */
+	HP_STATUS_CAPPED,    /* per cell: target met, but the plan cut the request */
+	HP_STATUS_FAILED,    /* nothing of what was needed */
+	HP_STATUS_DISABLED,  /* rd.hugepar=0 or enabled = no */
+	HP_STATUS_UNCHANGED, /* per cell: nothing was asked */
+};
+
+/* What the engine saw on one node and size, for the reason. */
+struct cell_note {
+	uint64_t ms;	/* time spent there */
+	char note[96];	/* what stopped it, or "" */
+};
+
+struct hp_cell_result {
+	uint64_t before;	/* persistent pages before */
+	uint64_t achieved;	/* persistent pages after */
+	uint64_t surplus_before, surplus_after; /* the node's surplus pages */
+	uint64_t ms;
+	enum hp_status status;
+	char reason[160];
+};
+
+struct hp_size_result {
+	bool worked;	       /* had growth or shrink to do */
+	enum hp_method method; /* what did the work */
+	char method_note[96];  /* why, when not what was asked */
+	char failure[128];     /* what went wrong with the size as a whole, or "" */
+	char afterwards[128];  /* what the main process did about it, or "" */
+	unsigned workers;
+	uint64_t ms;
+	uint64_t overcommit_before, overcommit_after;
+	uint64_t surplus_before, surplus_after;
+	uint64_t chunks, enomem;
+	uint64_t trimmed;   /* pages freed on nodes that got more than planned */
+	uint64_t topped_up; /* pages added by per-node writes after the workers */
+	bool restore_failed; /* nr_overcommit_hugepages could not be put back */
+};
+
+struct hp_result {
+	enum hp_status status;
+	bool timed_out;
+	bool interrupted;
+	uint64_t started_unix;
+	uint64_t started_boot_ms;
+	uint64_t duration_ms;
+	unsigned nnodes, nsizes;
+	struct hp_cell_result *cells; /* [node * nsizes + size] */
+	struct hp_size_result sizes[HP_MAX_SIZES];
+	char error[192];
+};
+
+const char *method_name(enum hp_method m);
+int method_parse(const char *s, enum hp_method *m);
+const char *status_name(enum hp_status s);
+
+/* A cell's status from its plan and what it holds now. */
+enum hp_status result_cell_status(const struct hp_cell *c, uint64_t achieved);
+
+/* Judge every cell (status, reason) and the run; notes are [size * nnodes + node].
+ * 'problems' counts bad settings, which make an otherwise full run partial. */
+void result_judge(struct hp_result *res, const struct hp_plan *p,
+		  const struct cell_note *notes, unsigned problems);
+
+/* method=auto: per node with work, what the probe measured. */
+struct auto_node {
+	uint64_t rest;	      /* pages still to reserve */
+	uint64_t page_ns;     /* measured cost of a page */
+	unsigned workers;     /* workers it may use; 0: served by per-node writes */
+};
+
+struct auto_estimate {
+	uint64_t serial_us, parallel_us;
+	bool parallel;
+};
+
+/* Serial: every node's rest, one after the other. Parallel: forking the workers,
+ * then the slowest node's share per worker, plus nodes without workers. Parallel
+ * when it is at least 10% better. */
+void result_auto_estimate(const struct auto_node *nodes, unsigned n, uint64_t fork_us,
+			  struct auto_estimate *e);
+
+#endif

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* status.c - hugepar status: the last record, read back and shown as tables. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "record.h"
+#include "util.h"
+
+static char *slurp(const char *file)
+{
+	FILE *f = fopen(file, "re");
+	char *buf = NULL;
+	size_t cap = 0, len = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap * 2 + 8192);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t n = fread(buf + len, 1, 4096, f);
+
+		len += n;
+		if (n < 4096)
+			break;
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		errno = EIO;
+		return NULL;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+static int status_of(const char *name)
+{
+	static const char *const names[] = {"ok", "partial", "capped", "failed", "disabled"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strcmp(name, names[i]) == 0)
+			return (int)i;
+	return -EINVAL;
+}
+
+static void show_sizes(const struct json_val *arr)
+{
+	if (!arr || !arr->n)
+		return;
+	printf("\n%-5s %-9s %8s %9s %11s %11s  %s\n", "SIZE", "METHOD", "WORKERS", "TIME",
+	       "OVERCOMMIT", "SURPLUS", "NOTE");
+	for (unsigned i = 0; i < arr->n; i++) {
+		const struct json_val *z = &arr->kids[i];
+		char oc[48], su[48];
+
+		snprintf(oc, sizeof(oc), "%llu->%llu",
+			 (unsigned long long)json_get_num(z, "overcommit_before"),
+			 (unsigned long long)json_get_num(z, "overcommit_after"));
+		snprintf(su, sizeof(su), "%llu->%llu",
+			 (unsigned long long)json_get_num(z, "surplus_before"),
+			 (unsigned long long)json_get_num(z, "surplus_after"));
+		printf("%-5s %-9s %8llu %6llu ms %11s %11s  %s%s%s\n", json_get_str(z, "size"),
+		       json_get_str(z, "method"), (unsigned long long)json_get_num(z, "workers"),
+		       (unsigned long long)json_get_num(z, "ms"), oc, su,
+		       json_get_str(z, "method_note"),
+		       json_get_str(z, "method_note")[0] && json_get_str(z, "error")[0] ? "; "
+											: "",
+		       json_get_str(z, "error"));
+	}
+}
+
+static void show_nodes(const struct json_val *arr)
+{
+	if (!arr || !arr->n)
+		return;
+	printf("\n%-5s %-5s %8s %9s %8s %8s %9s  %-9s %s\n", "NODE", "SIZE", "BEFORE",
+	       "REQUESTED", "TARGET", "ACHIEVED", "TIME", "STATUS", "REASON");
+	for (unsigned i = 0; i < arr->n; i++) {
+		const struct json_val *nd = &arr->kids[i];
+		const struct json_val *zs = json_get(nd, "sizes");
+
+		for (unsigned k = 0; zs && k < zs->n; k++) {
+			const struct json_val *c = &zs->kids[k];
+			const struct json_val *rq = json_get(c, "requested");
+			char req[32] = "-";
+
+			if (!rq || rq->type != JSON_NUM) {
+				if (json_get_num(c, "before") == 0 &&
+				    json_get_num(c, "achieved") == 0)
+					continue;
+			} else {
+				snprintf(req, sizeof(req), "%llu", (unsigned long long)rq->num);
+			}
+			printf("%-5llu %-5s %8llu %9s %8llu %8llu %6llu ms  %-9s %s\n",
+			       (unsigned long long)json_get_num(nd, "node"),
+			       json_get_str(c, "size"),
+			       (unsigned long long)json_get_num(c, "before"), req,
+			       (unsigned long long)json_get_num(c, "target"),
+			       (unsigned long long)json_get_num(c, "achieved"),
+			       (unsigned long long)json_get_num(c, "ms"),
+			       json_get_str(c, "status"), json_get_str(c, "reason"));
+		}
+	}
+}
+
+static void show_notes(const struct json_val *v)
+{
+	const struct json_val *rec = json_get(v, "recovered");
+	const struct json_val *probs = json_get(json_get(v, "settings"), "problems");
+
+	for (unsigned i = 0; rec && i < rec->n; i++)
+		printf("left by an earlier run: %s\n", json_get_str(&rec->kids[i], "note"));
+	if (probs && probs->n) {
+		printf("\nProblems in the settings:\n");
+		for (unsigned i = 0; i < probs->n; i++) {
+			const struct json_val *p = &probs->kids[i];
+
+			if (json_get_str(p, "key")[0])
+				printf("  %s: %s=%s: %s\n", json_get_str(p, "origin"),
+				       json_get_str(p, "key"), json_get_str(p, "value"),
+				       json_get_str(p, "message"));
+			else
+				printf("  %s: %s\n", json_get_str(p, "origin"),
+				       json_get_str(p, "message"));
+		}
+	}
+}
+
+int record_show(const char *dir, bool json)
+{
+	char file[4096];
+	struct json_val v;
+	char *text;
+	uint64_t boot;
+	int status;
+
+	if (xsnprintf(file, sizeof(file), "%s/%s", dir, HP_RECORD_FILE))
+		return -ENAMETOOLONG;
+	text = slurp(file);
+	if (!text) {
+		int rc = errno == ENOENT ? -ENOENT : -EINVAL;
+
+		fprintf(stderr, "hugepar: no record in %s: %s\n", dir, strerror(errno));
+		return rc;
+	}
+	if (json_parse(text, &v) || (status = status_of(json_get_str(&v, "status"))) < 0) {
+		fprintf(stderr, "hugepar: %s is not a valid record\n", file);
+		free(text);
+		return -EINVAL;
+	}
+	if (json) {
+		fputs(text, stdout);
+		free(text);
+		json_free(&v);
+		return status;
+	}
+	free(text);
+	boot = json_get_num(&v, "started_boot_ms");
+	printf("hugepar %s on Linux %s: %s in %llu ms, started %llu.%03llu s after boot, "
+	       "%llu workers\n",
+	       json_get_str(&v, "version"), json_get_str(&v, "kernel"),
+	       json_get_str(&v, "status"), (unsigned long long)json_get_num(&v, "duration_ms"),
+	       (unsigned long long)boot / 1000, (unsigned long long)boot % 1000,
+	       (unsigned long long)json_get_num(&v, "threads"));
+	if (json_get_str(&v, "error")[0])
+		printf("error: %s\n", json_get_str(&v, "error"));
+	show_notes(&v);
+	show_sizes(json_get(&v, "sizes"));
+	show_nodes(json_get(&v, "nodes"));
+	json_free(&v);
+	return status;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * waiter.h - what a background `hugepar apply` publishes in its record directory
+ * (its pid, its deadline, its exit status) and `hugepar wait`, which waits on that,
+ * so that boot hooks need no arithmetic of their own.
+ */
+#ifndef HUGEPAR_WAITER_H
+#define HUGEPAR_WAITER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HP_PUB_PID	"pid"
+#define HP_PUB_DEADLINE "deadline" /* CLOCK_BOOTTIME milliseconds */
+#define HP_PUB_EXIT	"exit"
+
+/* A run past its deadline gets this long before SIGTERM, and as long again before
+ * SIGKILL. */
+#define HP_WAIT_GRACE_MS 10000
+
+/* Write one number to dir/name atomically. */
+int publish(const char *dir, const char *name, uint64_t value);
+int published(const char *dir, const char *name, uint64_t *value);
+/* Remove what an earlier run published (at the start of a run). */
+void publish_clear(const char *dir);
+
+struct wait_result {
+	bool started;	/* a run was there to wait for */
+	bool stopped;	/* it had to be stopped (SIGTERM, then SIGKILL) */
+	bool killed;	/* SIGKILL was needed */
+	bool exited;	/* it published its exit status */
+	uint64_t exit_code;
+	uint64_t waited_ms;
+};
+
+/* Wait for the run that published in dir, at most until its deadline (or
+ * fallback_deadline_boot_ms when it published none) plus the grace. */
+int wait_for_run(const char *dir, uint64_t fallback_deadline_boot_ms,
+		 struct wait_result *w);
+
+#endif

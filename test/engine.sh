@@ -1,0 +1,299 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Engine tests on the simulated kernel (hugepar-test --simulate, doc/simulator.md):
+# grow and exact, commit and reconcile, the deadline, SIGTERM and SIGKILL at each
+# phase, a worker, a coordinator or the main process killed, an overcommit value
+# that cannot be put back, both per-node write rules, surplus held by another
+# program, gigantic sizes, CPU-less nodes, 32 nodes, two runs at once. No root, and
+# this machine's pools are not touched. Each case writes a row of the fault matrix
+# (test/out/fault-matrix-engine.tsv, doc/fault-matrix.md).
+. "$(dirname "$0")/lib.sh"
+
+HP=$TOP/hugepar-test
+SIMCTL=$TOP/build/simctl
+FX=$OUT/engine
+MATRIX=$OUT/fault-matrix-engine.tsv
+rm -rf "$FX"
+mkdir -p "$FX"
+: >"$MATRIX"
+
+if [ ! -x "$HP" ] || [ ! -x "$SIMCTL" ]; then
+	skip "engine tests: need hugepar-test and build/simctl (make check-fast)"
+	echo "engine: $(summary_line)"
+	exit 0
+fi
+
+# machine NAME LINE...: a fixture from description lines (test/mkfixture.sh); $M is it
+machine() {
+	local name=$1
+	shift
+	printf '%s\n' "$@" >"$FX/$name.desc"
+	M=$FX/$name
+	"$TOP/test/mkfixture.sh" "$FX/$name.desc" "$M"
+}
+# two nodes of 4 CPUs and 8 GiB, 2M and 1G pages, kernel RELEASE
+two() { machine "$1" "sizes 2048 1048576" "release $2" \
+	"node 0 cpus 0-3 mem 8G free 7G" "node 1 cpus 4-7 mem 8G free 7G" "${@:3}"; }
+
+# run ARGS...: hugepar-test apply on $M; $RC its exit code, $REC its record
+run() {
+	REC=$M/rec
+	rm -rf "$REC"
+	# (the braces keep bash's "Killed" notice of a SIGKILL case off the output)
+	{ "$HP" --sysroot "$M" --simulate apply --config /dev/null --record-dir "$REC" "$@" \
+		>"$M.log" 2>&1; } 2>/dev/null
+	RC=$?
+}
+sim() { "$SIMCTL" "$M" "$@"; }
+field() { jq_py "$REC/status.json" "$1"; }
+hp() { cat "$M/sys/devices/system/node/node$1/hugepages/hugepages-${3:-2048}kB/$2"; }
+glob() { cat "$M/sys/kernel/mm/hugepages/hugepages-${2:-2048}kB/$1"; }
+# journal notes left (restore-*)
+notes() { find "$M/run/hugepar" -name 'restore-*' 2>/dev/null | wc -l; }
+# persistent pages of each node, "N N"
+pools() {
+	local n out=""
+	for n in $(ls -d "$M"/sys/devices/system/node/node[0-9]* | sed 's/.*node//' | sort -n); do
+		out="$out${out:+ }$(($(hp "$n" nr_hugepages "${1:-2048}") - $(hp "$n" surplus_hugepages "${1:-2048}")))"
+	done
+	echo "$out"
+}
+
+# settled NAME [SURPLUS]: overcommit as at the start, no surplus but what others
+# hold, no journal note, the record readable and true to the pools.
+settled() {
+	local name=$1
+	expect_eq "$name: overcommit put back" "$(glob nr_overcommit_hugepages)" "${OC:-0}"
+	[ -d "$M/sys/kernel/mm/hugepages/hugepages-1048576kB" ] &&
+		expect_eq "$name: 1G overcommit put back" "$(glob nr_overcommit_hugepages 1048576)" 0
+	# what others held may have been turned into pool pages by the commit (the
+	# kernel does not tell whose surplus a page is): never more than they held
+	check "$name: no surplus left ($(glob surplus_hugepages))" test "$(glob surplus_hugepages)" -le "${2:-0}"
+	expect_eq "$name: no journal note" "$(notes)" 0
+	if [ -f "$REC/status.json" ]; then
+		check "$name: record format" python3 "$TOP/test/check-record.py" \
+			"$TOP/doc/record.md" "$REC/status.json"
+		[ -d "$M/sys/devices/system/node" ] && expect_eq "$name: record = pools" \
+			"$(field "' '.join(str(n['sizes'][0]['achieved']) for n in r['nodes'])")" "$(pools)"
+		expect_eq "$name: exit code = record" "$RC" \
+			"$(field "{'ok': 0, 'disabled': 0, 'partial': 64}.get(r['status'], 1)")"
+	fi
+}
+
+# row FAULT [AFTER]: what a fault left, for the fault matrix (doc/fault-matrix.md):
+# overcommit, surplus, pools, record, exit code, and what the next start did.
+row() {
+	local status=none
+	sim show >/dev/null # the kernel is done with exited processes
+	[ -f "$REC/status.json" ] && status=$(field "r['status']")
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "${LEFT_OC:-$(glob nr_overcommit_hugepages)}" \
+		"${LEFT_SURPLUS:-$(glob surplus_hugepages)}" "${LEFT_POOLS:-$(pools)}" "$status" "$RC" \
+		"${2:--}" >>"$MATRIX"
+}
+
+# --- grow, exact, serial ------------------------------------------------------
+two grow 6.12.0
+run --method=parallel --cmdline "rd.hugepar.pages=2M:100"
+expect_eq "grow: pools" "$(pools)" "100 100"
+expect_eq "grow: method" "$(field "r['sizes'][0]['method']")" parallel
+expect_eq "grow: workers" "$(field "r['sizes'][0]['workers']")" 2
+settled grow
+row "none (parallel)"
+
+two serial 6.12.0
+run --method=serial --cmdline "rd.hugepar.pages=2M:100"
+expect_eq "serial: pools" "$(pools)" "100 100"
+settled serial
+
+two exact 6.12.0
+sim write 2048 0 50
+run --cmdline "rd.hugepar.pages=2M:20@0"
+expect_eq "exact: grow mode keeps the pool" "$(pools)" "50 0"
+run --cmdline "rd.hugepar.pages=2M:20@0 rd.hugepar.mode=exact"
+expect_eq "exact: shrunk" "$(pools)" "20 0"
+settled exact
+
+# --- reconcile: misplaced pages trimmed, short nodes topped up --------------------
+for rel in 6.1.0 6.12.0; do
+	two "misplace-$rel" $rel
+	HUGEPAR_FAULT=misplace run --method=parallel --cmdline "rd.hugepar.pages=2M:30@0"
+	expect_eq "misplace $rel: node 0 has its pages, node 1 none" "$(pools)" "30 0"
+	expect_eq "misplace $rel: trimmed, topped up" \
+		"$(field "(r['sizes'][0]['trimmed'], r['sizes'][0]['topped_up'])")" "(30, 30)"
+	settled "misplace $rel"
+done
+row "workers on the wrong node"
+
+# --- the kernel's two per-node write rules, with surplus held on another node ------
+for rel in 6.1.0 6.12.0 "6.1.0 sim-rule-persistent"; do
+	set -- $rel
+	two "rule-$1-$#" "$1" ${2:+"sim rule persistent"}
+	sim overcommit 2048 10
+	coproc HOLD { exec "$SIMCTL" "$M" hold 2048 1 10; }
+	read -r held <&"${HOLD[0]}"
+	expect_eq "rule $rel: another program holds 10 on node 1" "$held $(hp 1 surplus_hugepages)" "held 10"
+	run --method=serial --cmdline "rd.hugepar.pages=2M:40@0"
+	expect_eq "rule $rel: node 0 exact, node 1 untouched" "$(pools) $(hp 1 surplus_hugepages)" "40 0 10"
+	sim setnode 2048 0 40
+	expect_eq "rule $rel: a write that changes nothing changes nothing" "$(pools)" "40 0"
+	run --method=parallel --cmdline "rd.hugepar.pages=2M:60"
+	expect_eq "rule $rel: parallel with their surplus" "$(pools)" "60 60"
+	OC=10 settled "rule $rel" 10
+	kill "$HOLD_PID"
+	wait "$HOLD_PID" 2>/dev/null
+	expect_eq "rule $rel: their pages go back when they exit" "$(sim show >/dev/null; glob surplus_hugepages)" 0
+done
+row "another program holds surplus"
+
+# --- no NUMA sysfs: the global write takes a persistent count --------------------
+machine nonuma "sizes 2048" "nonuma" "release 6.12.0" "node 0 cpus 0-1 mem 8G free 7G"
+sim overcommit 2048 10
+coproc HOLD { exec "$SIMCTL" "$M" hold 2048 0 10; }
+read -r held <&"${HOLD[0]}"
+run --method=serial --cmdline "rd.hugepar.pages=2M:20"
+expect_eq "nonuma: 20 asked, 20 persistent" "$(($(glob nr_hugepages) - $(glob surplus_hugepages)))" 20
+expect_eq "nonuma: record" "$(field "r['nodes'][0]['sizes'][0]['achieved']") $(field "r['status']")" "20 ok"
+kill "$HOLD_PID"
+wait "$HOLD_PID" 2>/dev/null
+
+# --- exact mode meets pages in use: they stay as surplus, and the record says so ---
+two inuse 6.12.0
+sim write 2048 0 50
+coproc HOLD { exec "$SIMCTL" "$M" use 2048 0 30; }
+read -r held <&"${HOLD[0]}"
+run --cmdline "rd.hugepar.pages=2M:10@0 rd.hugepar.mode=exact"
+expect_eq "in use: exit 64" "$RC" 64
+expect_eq "in use: partial, with the reason" \
+	"$(field "r['nodes'][0]['sizes'][0]['status'] + ': ' + r['nodes'][0]['sizes'][0]['reason']")" \
+	"partial: 20 pages in use stay as surplus until freed"
+expect_eq "in use: the pool is 10, 20 surplus" "$(pools) $(glob surplus_hugepages)" "10 0 20"
+kill "$HOLD_PID"
+wait "$HOLD_PID" 2>/dev/null
+expect_eq "in use: freed, the surplus goes" "$(sim show >/dev/null; glob surplus_hugepages) $(pools)" "0 10 0"
+
+# --- gigantic pages, nodes without CPUs, many nodes -------------------------------
+two giant-61 6.1.0
+run --cmdline "rd.hugepar.pages=1G:2@0"
+expect_eq "1G on 6.1: serial, and why" "$(field "r['sizes'][1]['method'] + ': ' + r['sizes'][1]['method_note']")" \
+	"serial: 1G pages cannot be overcommitted before Linux 6.19"
+expect_eq "1G on 6.1: pages" "$(pools 1048576)" "2 0"
+expect_eq "1G on 6.1: status" "$(field "r['status']")" ok
+two giant-619 6.19.0
+run --method=parallel --cmdline "rd.hugepar.pages=1G:2@0"
+expect_eq "1G on 6.19: parallel" "$(field "r['sizes'][1]['method']")" parallel
+expect_eq "1G on 6.19: pages" "$(pools 1048576)" "2 0"
+OC=0 settled "1G on 6.19"
+
+machine cpuless "sizes 2048" "release 6.12.0" "node 0 cpus 0-3 mem 8G free 7G" "node 1 cpus - mem 8G free 7G"
+run --method=parallel --cmdline "rd.hugepar.pages=2M:40"
+expect_eq "cpuless: pools" "$(pools)" "40 40"
+expect_eq "cpuless: no workers there, topped up" \
+	"$(field "(r['nodes'][1]['threads'], r['sizes'][0]['topped_up'])")" "(0, 40)"
+settled cpuless
+
+lines=("sizes 2048" "release 6.12.0")
+for n in $(seq 0 31); do lines+=("node $n cpus $((n * 2))-$((n * 2 + 1)) mem 2G free 2G"); done
+machine n32 "${lines[@]}"
+run --method=parallel --cmdline "rd.hugepar.pages=2M:10"
+expect_eq "32 nodes: every pool" "$(pools)" "$(printf '10 %.0s' $(seq 32) | sed 's/ $//')"
+expect_eq "32 nodes: workers" "$(field "r['sizes'][0]['workers']")" 32
+settled "32 nodes"
+
+# --- faults at every phase: the deadline, SIGTERM, SIGKILL of the main process -----
+ASK="rd.hugepar.pages=2M:200 rd.hugepar.threads=2"
+for phase in probe raise spawn collect commit restore release reconcile; do
+	how=--method=parallel
+	[ $phase = probe ] && how=--method=auto # only auto probes
+	two "late-$phase" 6.12.0
+	HUGEPAR_FAULT="$phase=delay:400" run $how --cmdline "$ASK rd.hugepar.timeout=0.3"
+	settled "deadline at $phase"
+	row "deadline passes at $phase"
+	two "term-$phase" 6.12.0
+	HUGEPAR_FAULT="$phase=term" run $how --cmdline "$ASK"
+	case $phase in
+	restore | release | reconcile) ;; # the work is done by then
+	*) expect_eq "SIGTERM at $phase: interrupted" "$(field "r['interrupted']")" True ;;
+	esac
+	settled "SIGTERM at $phase"
+	row "SIGTERM at $phase"
+	two "kill-$phase" 6.12.0
+	HUGEPAR_FAULT="$phase=kill" run $how --cmdline "$ASK"
+	expect_eq "SIGKILL at $phase: killed" "$RC" 137
+	sim show >/dev/null
+	left=("$(glob nr_overcommit_hugepages)" "$(glob surplus_hugepages)" "$(pools)")
+	"$HP" --sysroot "$M" --simulate recover >"$M.recover" 2>&1
+	expect_eq "SIGKILL at $phase: recover" "$?" 0
+	LEFT_OC=${left[0]} LEFT_SURPLUS=${left[1]} LEFT_POOLS=${left[2]} \
+		row "SIGKILL of the main process at $phase" \
+		"recover: overcommit $(glob nr_overcommit_hugepages), surplus $(glob surplus_hugepages)"
+	REC=/nonexistent settled "SIGKILL at $phase, then recover"
+done
+# the next apply does the same, and its record says so
+two kill-next 6.12.0
+HUGEPAR_FAULT="collect=kill" run --method=parallel --cmdline "$ASK"
+expect_eq "killed: overcommit left raised" "$(glob nr_overcommit_hugepages)" 400
+run --method=parallel --cmdline "$ASK"
+expect_eq "next run: recovered" "$(field "[(x['size'], x['overcommit_found'], x['overcommit_put_back'], x['ok']) for x in r['recovered']]")" \
+	"[('2M', 400, 0, True)]"
+expect_eq "next run: pools" "$(pools)" "200 200"
+settled "next run"
+
+# --- a worker killed; a coordinator killed --------------------------------------
+two worker-killed 6.12.0
+HUGEPAR_FAULT="reserve:2=kill" run --method=parallel --cmdline "$ASK"
+expect_eq "worker killed: pools topped up" "$(pools)" "200 200"
+check "worker killed: topped up" test "$(field "r['sizes'][0]['topped_up']")" -gt 0
+settled "worker killed"
+row "every worker killed"
+
+two coord-killed 6.1.0
+HUGEPAR_FAULT="commit=kill" run --method=parallel --cmdline "rd.hugepar.pages=2M:50,1G:1@0"
+expect_eq "coordinator killed: 1G done, 2M not" "$(pools 1048576) / $(pools)" "1 0 / 0 0"
+expect_eq "coordinator killed: the reason" "$(field "r['nodes'][0]['sizes'][0]['reason']")" \
+	"0 of 50: its coordinator was killed by SIGKILL"
+expect_eq "coordinator killed: overcommit put back" "$(field "r['sizes'][0]['error']")" \
+	"its coordinator was killed by SIGKILL; nr_overcommit_hugepages put back to 0 afterwards"
+settled "coordinator killed"
+row "the 2M coordinator killed"
+
+# --- nr_overcommit_hugepages cannot be put back ------------------------------------
+two restore-fails 6.12.0
+HUGEPAR_FAULT="overcommit:2=EIO,overcommit:3=EIO" run --method=parallel --cmdline "$ASK"
+expect_eq "restore fails: exit 1, failed" "$RC $(field "r['status']")" "1 failed"
+expect_eq "restore fails: says so" "$(field "r['error']")" \
+	"could not put nr_overcommit_hugepages back to 0: I/O error"
+expect_eq "restore fails: left raised, note kept" \
+	"$(glob nr_overcommit_hugepages) $(notes)" "400 1"
+"$HP" --sysroot "$M" --simulate recover >/dev/null 2>&1
+LEFT_OC=400 row "nr_overcommit_hugepages cannot be put back" "recover: overcommit $(glob nr_overcommit_hugepages)"
+expect_eq "restore fails: recover puts it back" "$(glob nr_overcommit_hugepages)" 0
+two restore-retry 6.12.0
+HUGEPAR_FAULT="overcommit:2=EIO" run --method=parallel --cmdline "$ASK"
+expect_eq "restore fails once: ok after a second try" "$RC $(field "r['sizes'][0]['error']")" \
+	"0 could not put nr_overcommit_hugepages back to 0: I/O error; nr_overcommit_hugepages put back to 0 afterwards"
+settled "restore fails once"
+
+# --- two runs at once -------------------------------------------------------------
+two concurrent 6.12.0
+REC=$M/rec-a
+HUGEPAR_FAULT="reserve=delay:100" "$HP" --sysroot "$M" --simulate apply --config /dev/null \
+	--record-dir "$M/rec-a" --method=parallel --cmdline "$ASK" >/dev/null 2>&1 &
+a=$!
+sleep 0.1
+run --method=parallel --cmdline "rd.hugepar.pages=2M:250"
+wait $a
+expect_eq "concurrent: the first ran" "$?" 0
+expect_eq "concurrent: the second waited and ran" "$RC $(pools)" "0 250 250"
+settled "concurrent"
+HUGEPAR_FAULT="reserve=delay:300" "$HP" --sysroot "$M" --simulate apply --config /dev/null \
+	--record-dir "$M/rec-a" --method=parallel --cmdline "rd.hugepar.pages=2M:300" >/dev/null 2>&1 &
+a=$!
+sleep 0.1
+run --method=parallel --cmdline "rd.hugepar.pages=2M:400 rd.hugepar.timeout=0.1"
+expect_eq "busy: exit 75" "$RC" 75
+expect_eq "busy: the record says why" "$(field "r['status'] + ': ' + r['error']")" \
+	"failed: another hugepar apply held the lock until the deadline"
+wait $a
+REC=$M/rec-a RC=0 settled "busy"
+
+echo "engine: $(summary_line)"
