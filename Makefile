@@ -23,10 +23,10 @@ HP_CPPFLAGS := -D_GNU_SOURCE $(CPPFLAGS)
 # simulated kernel), the pure parts, the engine and its processes, the front end.
 KERNEL_SRCS := src/util.c src/path.c src/fault.c src/hugetlb.c src/journal.c
 PURE_SRCS   := src/topology.c src/settings.c src/plan.c src/result.c src/json.c
-ENGINE_SRCS := src/stop.c src/proc.c src/worker.c src/engine.c
+ENGINE_SRCS := src/stop.c src/proc.c src/worker.c src/size.c src/parallel.c src/engine.c
 FRONT_SRCS  := src/report.c src/record.c src/status.c src/waiter.c src/notify.c
 SRCS        := $(KERNEL_SRCS) $(PURE_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) src/live.c src/main.c
-SIM_SRCS    := src/sim.c src/simfile.c
+SIM_SRCS    := src/sim.c src/simcore.c src/simfile.c
 HDRS        := $(wildcard src/*.h)
 # For unit tests and fuzzing: everything but the live kernel and main(), with the
 # simulated kernel (no libnuma, no root).

@@ -10,9 +10,6 @@
 #include "settings.h"
 #include "topology.h"
 
-/* Past the deadline, coordinators are told to stop, then killed. */
-#define HP_GRACE_MS 5000
-
 /* Run the plan before deadline_ms (monotonic). Returns 0, or -errno with res->error
  * set; res is always filled (engine_result_free() it). */
 int engine_apply(const struct hp_settings *s, const struct hp_topology *t,

@@ -31,8 +31,8 @@ static pid_t main_pid;
 static const struct {
 	const char *name;
 	int err;
-} errnos[] = {{"EIO", EIO}, {"ENOMEM", ENOMEM}, {"EINVAL", EINVAL},
-	      {"EINTR", EINTR}, {"EBUSY", EBUSY}, {"ENOSPC", ENOSPC}};
+} errnos[] = {{"EIO", EIO},	{"ENOMEM", ENOMEM}, {"EINVAL", EINVAL},
+	      {"EINTR", EINTR}, {"EBUSY", EBUSY},   {"ENOSPC", ENOSPC}};
 
 void fault_init(pid_t pid)
 {

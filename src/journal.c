@@ -105,7 +105,8 @@ int journal_save(uint64_t kb, uint64_t before, uint64_t raised)
 	if (note_path(p, sizeof(p), kb) || xsnprintf(tmp, sizeof(tmp), "%s.new", p))
 		return -ENAMETOOLONG;
 	n = snprintf(text, sizeof(text), "before %llu\nraised %llu\npid %ld\n",
-		     (unsigned long long)before, (unsigned long long)raised, (long)getpid());
+		     (unsigned long long)before, (unsigned long long)raised,
+		     (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return -errno;
@@ -192,23 +193,27 @@ void recovery_describe(const struct journal_fix *f, char *buf, size_t len)
 
 	format_size_kb(f->kb, sz, sizeof(sz));
 	if (f->rc)
-		snprintf(buf, len,
-			 "%s: nr_overcommit_hugepages left at %llu by pid %ld could not be "
-			 "put back to %llu: %s",
-			 sz, (unsigned long long)f->found, f->pid,
-			 (unsigned long long)f->before, strerror(-f->rc));
+		snprintf(
+		    buf, len,
+		    "%s: nr_overcommit_hugepages left at %llu by pid %ld could not be "
+		    "put back to %llu: %s",
+		    sz, (unsigned long long)f->found, f->pid,
+		    (unsigned long long)f->before, strerror(-f->rc));
 	else if (f->changed_since && f->found == f->before)
-		snprintf(buf, len, "%s: pid %ld ended before raising nr_overcommit_hugepages",
-			 sz, f->pid);
-	else if (f->changed_since)
 		snprintf(buf, len,
-			 "%s: nr_overcommit_hugepages raised by pid %ld to %llu is %llu now: "
-			 "left as it is",
-			 sz, f->pid, (unsigned long long)f->raised,
-			 (unsigned long long)f->found);
+			 "%s: pid %ld ended before raising nr_overcommit_hugepages", sz,
+			 f->pid);
+	else if (f->changed_since)
+		snprintf(
+		    buf, len,
+		    "%s: nr_overcommit_hugepages raised by pid %ld to %llu is %llu now: "
+		    "left as it is",
+		    sz, f->pid, (unsigned long long)f->raised,
+		    (unsigned long long)f->found);
 	else
 		snprintf(buf, len,
-			 "%s: nr_overcommit_hugepages left at %llu by pid %ld put back to %llu",
+			 "%s: nr_overcommit_hugepages left at %llu by pid %ld put back "
+			 "to %llu",
 			 sz, (unsigned long long)f->found, f->pid,
 			 (unsigned long long)f->before);
 }

@@ -32,9 +32,9 @@ int journal_clear(uint64_t kb);
 struct journal_fix {
 	uint64_t kb;
 	uint64_t before, raised, found; /* found: the value when the note was read */
-	long pid;			 /* the run that left it */
-	int rc;				 /* 0: put back (or someone else had) */
-	bool changed_since;		 /* found != raised: left as it was */
+	long pid;			/* the run that left it */
+	int rc;				/* 0: put back (or someone else had) */
+	bool changed_since;		/* found != raised: left as it was */
 };
 
 /* Put back what dead runs left raised (the lock must be held). */

@@ -52,7 +52,8 @@ static int read_node(unsigned node, uint64_t kb, struct hp_pool *p)
 static int write_nr(int node, uint64_t kb, uint64_t val)
 {
 	if (node < 0)
-		return path_write_u64(val, HP_DIR, (unsigned long long)kb, "nr_hugepages");
+		return path_write_u64(val, HP_DIR, (unsigned long long)kb,
+				      "nr_hugepages");
 	return path_write_u64(val, NODE_HP, (unsigned)node, (unsigned long long)kb,
 			      "nr_hugepages");
 }

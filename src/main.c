@@ -74,7 +74,8 @@ static void __attribute__((noreturn)) usage(int rc)
 	    " -k, --cmdline STRING    take rd.hugepar.* keys from STRING, not "
 	    "/proc/cmdline\n"
 	    " -m, --method METHOD     apply: auto, parallel or serial (default auto)\n"
-	    " -d, --record-dir DIR    where the record lives (default " HP_RECORD_DIR ")\n"
+	    " -d, --record-dir DIR    where the record lives (default " HP_RECORD_DIR
+	    ")\n"
 	    " -J, --json              plan, status: print JSON\n"
 	    " -h, --help              display this help\n"
 	    " -V, --version           display version\n"
@@ -167,8 +168,9 @@ static int apply(struct ctx *c, uint64_t deadline)
 
 	rc = journal_lock(deadline);
 	if (rc == -EAGAIN)
-		return apply_failed(c, &rec, EXIT_BUSY, "%s",
-				    "another hugepar apply held the lock until the deadline");
+		return apply_failed(
+		    c, &rec, EXIT_BUSY, "%s",
+		    "another hugepar apply held the lock until the deadline");
 	if (rc)
 		return apply_failed(c, &rec, EXIT_FAIL, "cannot take the lock in %s",
 				    HP_STATE_DIR);
@@ -246,7 +248,8 @@ static int cmd_recover(struct ctx *c)
 
 	if (rc) {
 		fprintf(stderr, "hugepar: cannot take the lock in %s: %s\n", HP_STATE_DIR,
-			rc == -EAGAIN ? "another hugepar apply is running" : strerror(-rc));
+			rc == -EAGAIN ? "another hugepar apply is running"
+				      : strerror(-rc));
 		return rc == -EAGAIN ? EXIT_BUSY : EXIT_FAIL;
 	}
 	journal_recover(rec.fix, HP_MAX_SIZES, &rec.n);
@@ -278,9 +281,10 @@ static int cmd_wait(struct ctx *c)
 	if (w.exited)
 		return (int)MIN(w.exit_code, UINT64_C(255));
 	record_log(LOG_WARNING, "%s after %llu ms; the boot goes on",
-		   w.stopped ? (w.killed ? "apply was still running past its deadline: killed"
-					  : "apply was still running past its deadline: stopped")
-			     : "apply ended without a result",
+		   w.stopped
+		       ? (w.killed ? "apply was still running past its deadline: killed"
+				   : "apply was still running past its deadline: stopped")
+		       : "apply ended without a result",
 		   (unsigned long long)w.waited_ms);
 	if (!w.stopped || w.killed) {
 		struct hp_recovery rec = {0};
@@ -290,9 +294,10 @@ static int cmd_wait(struct ctx *c)
 			journal_unlock();
 		}
 		record_failure(c->record_dir, &c->settings, &rec,
-			       w.killed ? "stopped at the root switch: still running past its "
-					  "deadline"
-					: "ended without a record");
+			       w.killed
+				   ? "stopped at the root switch: still running past its "
+				     "deadline"
+				   : "ended without a record");
 	}
 	return EXIT_FAIL;
 }
@@ -378,7 +383,8 @@ int main(int argc, char **argv)
 		int rc = sim_open();
 
 		if (rc) {
-			fprintf(stderr, "hugepar: cannot simulate a kernel under %s: %s\n",
+			fprintf(stderr,
+				"hugepar: cannot simulate a kernel under %s: %s\n",
 				path_root(), strerror(-rc));
 			return EXIT_FAIL;
 		}

@@ -43,7 +43,8 @@ void notify_extend_timeout(uint64_t ms)
 {
 	char msg[64];
 
-	snprintf(msg, sizeof(msg), "EXTEND_TIMEOUT_USEC=%llu", (unsigned long long)ms * 1000);
+	snprintf(msg, sizeof(msg), "EXTEND_TIMEOUT_USEC=%llu",
+		 (unsigned long long)ms * 1000);
 	notify(msg);
 }
 
@@ -52,6 +53,9 @@ void notify_ready(int rc)
 	char msg[96];
 
 	snprintf(msg, sizeof(msg), "READY=1\nSTATUS=%s (exit %d), see hugepar status",
-		 rc == 0 ? "done" : rc == 64 ? "partial" : "failed", rc);
+		 rc == 0    ? "done"
+		 : rc == 64 ? "partial"
+			    : "failed",
+		 rc);
 	notify(msg);
 }

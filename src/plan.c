@@ -141,53 +141,24 @@ static void spread(unsigned total, const uint64_t *w, unsigned n, unsigned *out)
 	}
 }
 
-int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct hp_plan *p)
+/* Each cell's current pool and, where an entry names it, its request. */
+static void plan_requests(const struct hp_settings *s, const struct hp_topology *t,
+			  struct hp_plan *p)
 {
-	uint64_t *wsize = NULL;
-	unsigned *wout = NULL;
-
-	memset(p, 0, sizeof(*p));
-	p->nnodes = t->nnodes;
-	p->nsizes = t->nsizes;
-	p->cells =
-	    calloc((size_t)t->nnodes * (t->nsizes ? t->nsizes : 1), sizeof(*p->cells));
-	p->floor = calloc(t->nnodes, sizeof(*p->floor));
-	p->work = calloc(t->nnodes, sizeof(*p->work));
-	p->threads = calloc(t->nnodes, sizeof(*p->threads));
-	wsize = calloc(HP_MAX_SIZES, sizeof(*wsize));
-	wout = calloc(HP_MAX_SIZES, sizeof(*wout));
-	if (!p->cells || !p->floor || !p->work || !p->threads || !wsize || !wout) {
-		free(wsize);
-		free(wout);
-		plan_free(p);
-		return -ENOMEM;
-	}
-
-	for (unsigned z = 0; z < t->nsizes; z++)
-		p->parallel[z] = plan_size_parallel(t->release, t->sizes[z].kb);
-	for (unsigned n = 0; n < t->nnodes; n++) {
-		const struct hp_node *nd = &t->nodes[n];
-
-		if (nd->has_memory)
-			p->floor[n] = s->reserve.kind == HP_AMOUNT_PERCENT
-					  ? share_of(nd->mem_total, s->reserve.value)
-					  : s->reserve.value;
+	for (unsigned n = 0; n < t->nnodes; n++)
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			struct hp_cell *c = plan_cell(p, n, z);
-			const struct hp_pool *pl = &nd->pool[z];
 
-			c->current = pl->nr > pl->surplus ? pl->nr - pl->surplus : 0;
+			c->current = pool_persistent(&t->nodes[n].pool[z]);
 			c->target = c->current;
 		}
-	}
-
 	/* Entries in order: a later one overrides an earlier one for the same cell. */
 	for (unsigned i = 0; i < s->nentries; i++) {
 		const struct hp_entry *e = &s->entries[i];
 		int z = topology_size_index(t, e->size_kb);
 
 		if (z < 0)
-			continue; /* settings_validate() reported it */
+			continue; /* plan_check_settings() reported it */
 		for (unsigned n = 0; n < t->nnodes; n++) {
 			struct hp_cell *c = plan_cell(p, n, z);
 
@@ -198,56 +169,63 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 			    requested_pages(&e->amount, &t->nodes[n], e->size_kb * 1024);
 		}
 	}
+}
 
-	for (unsigned n = 0; n < t->nnodes; n++) {
-		const struct hp_node *nd = &t->nodes[n];
-		uint64_t avail =
-		    nd->mem_free > p->floor[n] ? nd->mem_free - p->floor[n] : 0;
+/* One node's targets: shrinks first (exact mode), whose memory then serves the
+ * growth; growth, largest pages first (they need contiguous memory the most),
+ * capped at the free memory above the floor. */
+static void plan_node(const struct hp_settings *s, const struct hp_topology *t,
+		      struct hp_plan *p, unsigned n)
+{
+	const struct hp_node *nd = &t->nodes[n];
+	uint64_t avail = nd->mem_free > p->floor[n] ? nd->mem_free - p->floor[n] : 0;
 
-		/* Shrinks first: in exact mode the memory they free serves the growth. */
-		for (unsigned z = 0; z < t->nsizes; z++) {
-			struct hp_cell *c = plan_cell(p, n, z);
-			uint64_t freed;
+	for (unsigned z = 0; z < t->nsizes; z++) {
+		struct hp_cell *c = plan_cell(p, n, z);
+		uint64_t freed;
 
-			if (!c->requested_set || c->requested >= c->current)
-				continue;
-			if (s->mode == HP_MODE_GROW) {
-				c->cut = HP_CUT_GROW;
-				continue;
-			}
-			c->target = c->requested;
-			if (!mul_u64(c->current - c->target, t->sizes[z].kb * 1024,
-				     &freed) ||
-			    !add_u64(avail, freed, &avail))
-				avail = UINT64_MAX;
+		if (!c->requested_set || c->requested >= c->current)
+			continue;
+		if (s->mode == HP_MODE_GROW) {
+			c->cut = HP_CUT_GROW;
+			continue;
 		}
-		/* Growth, largest pages first: they need contiguous memory the most. */
-		for (unsigned zz = t->nsizes; zz-- > 0;) {
-			struct hp_cell *c = plan_cell(p, n, zz);
-			uint64_t psz = t->sizes[zz].kb * 1024, need, maxnew;
-
-			if (!c->requested_set || c->requested <= c->current)
-				continue;
-			if (!nd->has_memory) {
-				c->cut = HP_CUT_NO_MEMORY;
-				continue;
-			}
-			need = c->requested - c->current;
-			maxnew = avail / psz;
-			if (need > maxnew) {
-				c->cut = need > nd->mem_free / psz ? HP_CUT_MEMORY
-								   : HP_CUT_FLOOR;
-				need = maxnew;
-			}
-			c->target = c->current + need;
-			avail -= need * psz;
-			if (p->parallel[zz])
-				p->work[n] += need * psz;
-		}
+		c->target = c->requested;
+		if (!mul_u64(c->current - c->target, t->sizes[z].kb * 1024, &freed) ||
+		    !add_u64(avail, freed, &avail))
+			avail = UINT64_MAX;
 	}
+	for (unsigned z = t->nsizes; z-- > 0;) {
+		struct hp_cell *c = plan_cell(p, n, z);
+		uint64_t psz = t->sizes[z].kb * 1024, need, maxnew;
 
-	/* Threads per node: auto from CPUs and work, or an explicit total spread by work.
-	 */
+		if (!c->requested_set || c->requested <= c->current)
+			continue;
+		if (!nd->has_memory) {
+			c->cut = HP_CUT_NO_MEMORY;
+			continue;
+		}
+		need = c->requested - c->current;
+		maxnew = avail / psz;
+		if (need > maxnew) {
+			c->cut = need > nd->mem_free / psz ? HP_CUT_MEMORY : HP_CUT_FLOOR;
+			need = maxnew;
+		}
+		c->target = c->current + need;
+		avail -= need * psz;
+		if (p->parallel[z])
+			p->work[n] += need * psz;
+	}
+}
+
+/* Workers per node: auto from CPUs and work, or an explicit total spread by work;
+ * then each node's workers shared among the sizes that grow there. */
+static int plan_workers(const struct hp_settings *s, const struct hp_topology *t,
+			struct hp_plan *p)
+{
+	uint64_t wsize[HP_MAX_SIZES];
+	unsigned wout[HP_MAX_SIZES];
+
 	p->threads_auto = s->threads == 0;
 	if (p->threads_auto) {
 		for (unsigned n = 0; n < t->nnodes; n++)
@@ -255,12 +233,8 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 	} else {
 		uint64_t *w = calloc(t->nnodes, sizeof(*w));
 
-		if (!w) {
-			free(wsize);
-			free(wout);
-			plan_free(p);
+		if (!w)
 			return -ENOMEM;
-		}
 		/* Workers run on their node's CPUs: a CPU-less node is served serially.
 		 */
 		for (unsigned n = 0; n < t->nnodes; n++)
@@ -268,8 +242,6 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 		spread(s->threads, w, t->nnodes, p->threads);
 		free(w);
 	}
-
-	/* Each node's workers are shared among the sizes that grow there. */
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			const struct hp_cell *c = plan_cell(p, n, z);
@@ -284,8 +256,38 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 			plan_cell(p, n, z)->workers = wout[z];
 		p->threads_total += p->threads[n];
 	}
-	free(wsize);
-	free(wout);
+	return 0;
+}
+
+int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct hp_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->nnodes = t->nnodes;
+	p->nsizes = t->nsizes;
+	p->cells =
+	    calloc((size_t)t->nnodes * (t->nsizes ? t->nsizes : 1), sizeof(*p->cells));
+	p->floor = calloc(t->nnodes, sizeof(*p->floor));
+	p->work = calloc(t->nnodes, sizeof(*p->work));
+	p->threads = calloc(t->nnodes, sizeof(*p->threads));
+	if (!p->cells || !p->floor || !p->work || !p->threads) {
+		plan_free(p);
+		return -ENOMEM;
+	}
+	for (unsigned z = 0; z < t->nsizes; z++)
+		p->parallel[z] = plan_size_parallel(t->release, t->sizes[z].kb);
+	for (unsigned n = 0; n < t->nnodes; n++)
+		if (t->nodes[n].has_memory)
+			p->floor[n] =
+			    s->reserve.kind == HP_AMOUNT_PERCENT
+				? share_of(t->nodes[n].mem_total, s->reserve.value)
+				: s->reserve.value;
+	plan_requests(s, t, p);
+	for (unsigned n = 0; n < t->nnodes; n++)
+		plan_node(s, t, p, n);
+	if (plan_workers(s, t, p)) {
+		plan_free(p);
+		return -ENOMEM;
+	}
 	return 0;
 }
 

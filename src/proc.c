@@ -143,7 +143,8 @@ void children_collect(struct children *cs, const struct collect_policy *p)
 			struct child *c = &cs->c[i];
 			ssize_t n;
 
-			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (pf[i].fd < 0 ||
+			    !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			n = read(c->rfd, (char *)c->report + c->got, c->want - c->got);
 			if (n < 0 && errno == EINTR)
@@ -211,5 +212,6 @@ void child_describe(const struct child *c, char *buf, size_t len)
 	else if (WIFSIGNALED(c->status))
 		snprintf(buf, len, "killed by signal %d", WTERMSIG(c->status));
 	else
-		snprintf(buf, len, "exited with %d without a report", WEXITSTATUS(c->status));
+		snprintf(buf, len, "exited with %d without a report",
+			 WEXITSTATUS(c->status));
 }

@@ -14,14 +14,14 @@
 
 struct child {
 	pid_t pid;
-	int rfd;	/* its report */
-	int ctl;	/* closed to let a holding child go; -1 for the others */
-	unsigned tag;	/* the caller's */
-	void *report;	/* where its report lands */
+	int rfd;      /* its report */
+	int ctl;      /* closed to let a holding child go; -1 for the others */
+	unsigned tag; /* the caller's */
+	void *report; /* where its report lands */
 	size_t want, got;
-	int status;	/* waitpid() status once it is gone */
-	bool reported;	/* the whole report came */
-	bool gone;	/* it ended and was reaped */
+	int status;    /* waitpid() status once it is gone */
+	bool reported; /* the whole report came */
+	bool gone;     /* it ended and was reaped */
 };
 
 struct children {

@@ -81,7 +81,8 @@ static void recovered_json(struct json_out *j, const struct hp_recovery *rec)
 		json_str(j, "size", sz);
 		json_u64(j, "pid", f->pid > 0 ? (uint64_t)f->pid : 0);
 		json_u64(j, "overcommit_found", f->found);
-		json_u64(j, "overcommit_put_back", f->rc || f->changed_since ? f->found : f->before);
+		json_u64(j, "overcommit_put_back",
+			 f->rc || f->changed_since ? f->found : f->before);
 		json_bool(j, "ok", f->rc == 0);
 		json_str(j, "note", line);
 		json_close(j, '}');
@@ -134,10 +135,12 @@ static void body_full(struct json_out *j, const void *arg)
 		if (sr->failure[0] && sr->afterwards[0]) {
 			char both[272];
 
-			snprintf(both, sizeof(both), "%s; %s", sr->failure, sr->afterwards);
+			snprintf(both, sizeof(both), "%s; %s", sr->failure,
+				 sr->afterwards);
 			json_str(j, "error", both);
 		} else {
-			json_str(j, "error", sr->failure[0] ? sr->failure : sr->afterwards);
+			json_str(j, "error",
+				 sr->failure[0] ? sr->failure : sr->afterwards);
 		}
 		json_u64(j, "workers", sr->workers);
 		json_u64(j, "ms", sr->ms);
@@ -282,9 +285,9 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 		if (pos >= sizeof(sizes))
 			break;
 	}
-	record_log(res->status == HP_STATUS_OK ? LOG_INFO
+	record_log(res->status == HP_STATUS_OK	     ? LOG_INFO
 		   : res->status == HP_STATUS_FAILED ? LOG_ERR
-						       : LOG_WARNING,
+						     : LOG_WARNING,
 		   "%s in %llu ms on %u node%s, %u workers%s%s%s",
 		   status_name(res->status), (unsigned long long)res->duration_ms,
 		   t->nnodes, t->nnodes == 1 ? "" : "s", p->threads_total,
@@ -303,4 +306,3 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 				   status_name(cr->status), cr->reason);
 		}
 }
-

@@ -89,7 +89,8 @@ static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
 		 * pool is smaller, but the memory is not back yet. */
 		r->status = HP_STATUS_PARTIAL;
 		snprintf(r->reason, sizeof(r->reason),
-			 "%llu pages in use stay as surplus until freed", (unsigned long long)kept);
+			 "%llu pages in use stay as surplus until freed",
+			 (unsigned long long)kept);
 	} else if (c->cut == HP_CUT_GROW) {
 		snprintf(r->reason, sizeof(r->reason), "grow mode kept the larger pool");
 	}

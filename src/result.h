@@ -25,13 +25,13 @@ enum hp_status {
 
 /* What the engine saw on one node and size, for the reason. */
 struct cell_note {
-	uint64_t ms;	/* time spent there */
-	char note[96];	/* what stopped it, or "" */
+	uint64_t ms;   /* time spent there */
+	char note[96]; /* what stopped it, or "" */
 };
 
 struct hp_cell_result {
-	uint64_t before;	/* persistent pages before */
-	uint64_t achieved;	/* persistent pages after */
+	uint64_t before;			/* persistent pages before */
+	uint64_t achieved;			/* persistent pages after */
 	uint64_t surplus_before, surplus_after; /* the node's surplus pages */
 	uint64_t ms;
 	enum hp_status status;
@@ -49,8 +49,8 @@ struct hp_size_result {
 	uint64_t overcommit_before, overcommit_after;
 	uint64_t surplus_before, surplus_after;
 	uint64_t chunks, enomem;
-	uint64_t trimmed;   /* pages freed on nodes that got more than planned */
-	uint64_t topped_up; /* pages added by per-node writes after the workers */
+	uint64_t trimmed;    /* pages freed on nodes that got more than planned */
+	uint64_t topped_up;  /* pages added by per-node writes after the workers */
 	bool restore_failed; /* nr_overcommit_hugepages could not be put back */
 };
 
@@ -81,9 +81,9 @@ void result_judge(struct hp_result *res, const struct hp_plan *p,
 
 /* method=auto: per node with work, what the probe measured. */
 struct auto_node {
-	uint64_t rest;	      /* pages still to reserve */
-	uint64_t page_ns;     /* measured cost of a page */
-	unsigned workers;     /* workers it may use; 0: served by per-node writes */
+	uint64_t rest;	  /* pages still to reserve */
+	uint64_t page_ns; /* measured cost of a page */
+	unsigned workers; /* workers it may use; 0: served by per-node writes */
 };
 
 struct auto_estimate {

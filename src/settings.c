@@ -97,8 +97,8 @@ static char *shown(const char *v)
 		return strdup(v);
 	out = malloc(HP_SHOW_VALUE + 64);
 	if (out)
-		snprintf(out, HP_SHOW_VALUE + 64, "%.*s... (%zu bytes)", HP_SHOW_VALUE - 16, v,
-			 n);
+		snprintf(out, HP_SHOW_VALUE + 64, "%.*s... (%zu bytes)",
+			 HP_SHOW_VALUE - 16, v, n);
 	return out;
 }
 
@@ -195,7 +195,8 @@ static int parse_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
 	e->size_kb = bytes / 1024;
 	rc = parse_amount(amount, &e->amount);
 	if (rc) {
-		snprintf(why, wlen, "amount '%.32s' is %s (a count, a size like 64G, or 50%%)",
+		snprintf(why, wlen,
+			 "amount '%.32s' is %s (a count, a size like 64G, or 50%%)",
 			 amount, errmsg(rc));
 		return rc;
 	}
@@ -291,7 +292,8 @@ static void set_reserve(struct hp_settings *s, const char *key, const char *valu
 	a.kind = a.kind == HP_AMOUNT_PERCENT ? HP_AMOUNT_PERCENT : HP_AMOUNT_BYTES;
 	if (rc)
 		settings_problem(s, origin, key, value,
-				 "%s: expected a size like 512M or a share like 2%%", errmsg(rc));
+				 "%s: expected a size like 512M or a share like 2%%",
+				 errmsg(rc));
 	else
 		s->reserve = a;
 }
@@ -308,7 +310,8 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 	if (cmdline) {
 		if (strcmp(key, "rd.hugepar") == 0)
 			k = "enabled";
-		else if (strncmp(key, "rd.hugepar.", 11) == 0 && strcmp(key + 11, "enabled"))
+		else if (strncmp(key, "rd.hugepar.", 11) == 0 &&
+			 strcmp(key + 11, "enabled"))
 			k = key + 11;
 		else
 			k = "";
@@ -337,8 +340,9 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 			s->threads = v;
 	} else if (strcmp(k, "timeout") == 0) {
 		if ((rc = parse_seconds(value, &v)) || v == 0 || v > HP_MAX_TIMEOUT_MS)
-			settings_problem(s, origin, key, value,
-					 "expected seconds, more than 0 and at most 3600");
+			settings_problem(
+			    s, origin, key, value,
+			    "expected seconds, more than 0 and at most 3600");
 		else
 			s->timeout_ms = v;
 	} else if (strcmp(k, "mode") == 0) {
@@ -347,7 +351,8 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 		else if (strcmp(value, "exact") == 0)
 			s->mode = HP_MODE_EXACT;
 		else
-			settings_problem(s, origin, key, value, "expected 'grow' or 'exact'");
+			settings_problem(s, origin, key, value,
+					 "expected 'grow' or 'exact'");
 	} else {
 		settings_problem(s, origin, key, value, "unknown key");
 	}
@@ -355,14 +360,15 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 
 /* Read a whole settings file: regular files only, opened without blocking (a FIFO
  * would hang the boot), at most HP_MAX_FILE bytes. */
-static int read_settings_file(struct hp_settings *s, const char *file, const char *shown_as,
-			      char **text, size_t *len)
+static int read_settings_file(struct hp_settings *s, const char *file,
+			      const char *shown_as, char **text, size_t *len)
 {
 	const char *kind = NULL;
 	int rc = read_regular(file, HP_MAX_FILE, text, len, &kind);
 
 	if (rc == -ENOENT && kind)
-		settings_problem(s, shown_as, "", "", "a symbolic link to nothing: not read");
+		settings_problem(s, shown_as, "", "",
+				 "a symbolic link to nothing: not read");
 	else if (rc == -EINVAL && kind)
 		settings_problem(s, shown_as, "", "", "%s, not a regular file: not read",
 				 kind);
@@ -403,13 +409,15 @@ int settings_load_file(struct hp_settings *s, const char *file)
 		return rc;
 	add_source(s, file);
 	for (line = text; line < text + len;) {
-		char *nl = memchr(line, '\n', text + len - line), *end = nl ? nl : text + len;
+		char *nl = memchr(line, '\n', text + len - line),
+		     *end = nl ? nl : text + len;
 
 		*end = '\0';
 		lineno++;
 		snprintf(origin, sizeof(origin), "%s:%u", file, lineno);
 		if (strlen(line) != (size_t)(end - line))
-			settings_problem(s, origin, "", "", "a NUL byte in the line: not read");
+			settings_problem(s, origin, "", "",
+					 "a NUL byte in the line: not read");
 		else
 			config_line(s, line, origin);
 		line = end + 1;
@@ -495,7 +503,8 @@ void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 			*eq = '\0';
 			settings_set(s, word, eq + 1, origin, true);
 		} else if (strcmp(word, "rd.hugepar") == 0) {
-			settings_set(s, word, "1", origin, true); /* as getargbool reads it */
+			settings_set(s, word, "1", origin,
+				     true); /* as getargbool reads it */
 		} else {
 			settings_problem(s, origin, word, "", "expected %s=VALUE", word);
 		}

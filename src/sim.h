@@ -50,9 +50,9 @@ struct sim_node {
 struct sim_holder {
 	int32_t pid;
 	uint32_t z;
-	uint64_t resv;			   /* reserved, not used */
-	int32_t active;			   /* the node it allocates on now, or -1 */
-	uint32_t used[SIM_MAX_NODES];	   /* pages in use, by node index */
+	uint64_t resv;			  /* reserved, not used */
+	int32_t active;			  /* the node it allocates on now, or -1 */
+	uint32_t used[SIM_MAX_NODES];	  /* pages in use, by node index */
 	uint32_t inflight[SIM_MAX_NODES]; /* surplus pages allocated, not yet pooled */
 };
 
@@ -62,7 +62,7 @@ struct sim_state {
 	enum sim_place place;
 	bool gigantic_overcommit;
 	bool numa;
-	double scale;	    /* simulated seconds per real second */
+	double scale;	     /* simulated seconds per real second */
 	uint64_t default_kb; /* Hugepagesize of /proc/meminfo */
 	struct sim_size sizes[HUGETLB_MAX_SIZES];
 	struct sim_node nodes[SIM_MAX_NODES];

@@ -30,7 +30,8 @@ static int machine_line(struct sim_state *st, char *line)
 		return -EINVAL;
 	if (strcmp(key, "rule") == 0 && (!strcmp(v, "nr") || !strcmp(v, "persistent")))
 		st->rule = strcmp(v, "nr") ? SIM_RULE_PERSISTENT : SIM_RULE_NR;
-	else if (strcmp(key, "placement") == 0 && (!strcmp(v, "cpu") || !strcmp(v, "bind")))
+	else if (strcmp(key, "placement") == 0 &&
+		 (!strcmp(v, "cpu") || !strcmp(v, "bind")))
 		st->place = strcmp(v, "cpu") ? SIM_PLACE_BIND : SIM_PLACE_CPU;
 	else if (strcmp(key, "gigantic-overcommit") == 0)
 		st->gigantic_overcommit = strcmp(v, "yes") == 0;
@@ -87,17 +88,19 @@ static int read_pool(struct hp_pool *p, const char *dir, uint64_t kb)
 	int rc = path_read_u64(&p->nr, "%s/hugepages-%llukB/nr_hugepages", dir, k);
 
 	if (!rc)
-		rc = path_read_u64(&p->free, "%s/hugepages-%llukB/free_hugepages", dir, k);
+		rc =
+		    path_read_u64(&p->free, "%s/hugepages-%llukB/free_hugepages", dir, k);
 	if (!rc)
-		rc = path_read_u64(&p->surplus, "%s/hugepages-%llukB/surplus_hugepages", dir,
-				   k);
+		rc = path_read_u64(&p->surplus, "%s/hugepages-%llukB/surplus_hugepages",
+				   dir, k);
 	return rc;
 }
 
 static int read_nodes(struct sim_state *st)
 {
 	struct hp_idset with_mem;
-	bool mem_list = path_read_idlist(&with_mem, HP_MAX_NODES, NODE_DIR "/has_memory") == 0;
+	bool mem_list =
+	    path_read_idlist(&with_mem, HP_MAX_NODES, NODE_DIR "/has_memory") == 0;
 
 	for (unsigned id = 0; id < HP_MAX_NODES; id++) {
 		struct sim_node *nd;
@@ -257,7 +260,8 @@ void simfile_render(void)
 		if (!st->numa)
 			continue;
 		if (nd->mem_free != st->shown_free[n]) {
-			unsigned long long t = nd->mem_total >> 10, f = nd->mem_free >> 10;
+			unsigned long long t = nd->mem_total >> 10,
+					   f = nd->mem_free >> 10;
 
 			snprintf(text, sizeof(text),
 				 "Node %u MemTotal: %llu kB\nNode %u MemFree: %llu kB\n"
@@ -269,8 +273,9 @@ void simfile_render(void)
 		for (unsigned z = 0; nd->has_memory && z < st->nsizes; z++) {
 			if (!memcmp(&nd->pool[z], &st->shown[n][z], sizeof(nd->pool[z])))
 				continue;
-			snprintf(dir, sizeof(dir), NODE_DIR "/node%u/hugepages/hugepages-%llukB",
-				 nd->id, (unsigned long long)st->sizes[z].kb);
+			snprintf(dir, sizeof(dir),
+				 NODE_DIR "/node%u/hugepages/hugepages-%llukB", nd->id,
+				 (unsigned long long)st->sizes[z].kb);
 			render_pool(&nd->pool[z], &st->shown[n][z], dir);
 		}
 	}
@@ -282,7 +287,8 @@ void simfile_render(void)
 	if (mem_changed) {
 		snprintf(text, sizeof(text),
 			 "MemTotal: %llu kB\nMemFree: %llu kB\nHugepagesize: %llu kB\n",
-			 (unsigned long long)mem_total >> 10, (unsigned long long)mem_free >> 10,
+			 (unsigned long long)mem_total >> 10,
+			 (unsigned long long)mem_free >> 10,
 			 (unsigned long long)st->default_kb);
 		put(text, "/proc/meminfo");
 	}
@@ -325,7 +331,8 @@ void sim_show(FILE *f)
 			(unsigned long long)st->sizes[z].resv,
 			(unsigned long long)st->sizes[z].overcommit);
 		for (unsigned n = 0; n < st->nnodes; n++)
-			fprintf(f, "  node %u nr %llu free %llu surplus %llu\n", st->nodes[n].id,
+			fprintf(f, "  node %u nr %llu free %llu surplus %llu\n",
+				st->nodes[n].id,
 				(unsigned long long)st->nodes[n].pool[z].nr,
 				(unsigned long long)st->nodes[n].pool[z].free,
 				(unsigned long long)st->nodes[n].pool[z].surplus);

@@ -47,7 +47,8 @@ static char *slurp(const char *file)
 
 static int status_of(const char *name)
 {
-	static const char *const names[] = {"ok", "partial", "capped", "failed", "disabled"};
+	static const char *const names[] = {"ok", "partial", "capped", "failed",
+					    "disabled"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (strcmp(name, names[i]) == 0)
@@ -71,12 +72,14 @@ static void show_sizes(const struct json_val *arr)
 		snprintf(su, sizeof(su), "%llu->%llu",
 			 (unsigned long long)json_get_num(z, "surplus_before"),
 			 (unsigned long long)json_get_num(z, "surplus_after"));
-		printf("%-5s %-9s %8llu %6llu ms %11s %11s  %s%s%s\n", json_get_str(z, "size"),
-		       json_get_str(z, "method"), (unsigned long long)json_get_num(z, "workers"),
+		printf("%-5s %-9s %8llu %6llu ms %11s %11s  %s%s%s\n",
+		       json_get_str(z, "size"), json_get_str(z, "method"),
+		       (unsigned long long)json_get_num(z, "workers"),
 		       (unsigned long long)json_get_num(z, "ms"), oc, su,
 		       json_get_str(z, "method_note"),
-		       json_get_str(z, "method_note")[0] && json_get_str(z, "error")[0] ? "; "
-											: "",
+		       json_get_str(z, "method_note")[0] && json_get_str(z, "error")[0]
+			   ? "; "
+			   : "",
 		       json_get_str(z, "error"));
 	}
 }
@@ -101,7 +104,8 @@ static void show_nodes(const struct json_val *arr)
 				    json_get_num(c, "achieved") == 0)
 					continue;
 			} else {
-				snprintf(req, sizeof(req), "%llu", (unsigned long long)rq->num);
+				snprintf(req, sizeof(req), "%llu",
+					 (unsigned long long)rq->num);
 			}
 			printf("%-5llu %-5s %8llu %9s %8llu %8llu %6llu ms  %-9s %s\n",
 			       (unsigned long long)json_get_num(nd, "node"),
@@ -121,7 +125,8 @@ static void show_notes(const struct json_val *v)
 	const struct json_val *probs = json_get(json_get(v, "settings"), "problems");
 
 	for (unsigned i = 0; rec && i < rec->n; i++)
-		printf("left by an earlier run: %s\n", json_get_str(&rec->kids[i], "note"));
+		printf("left by an earlier run: %s\n",
+		       json_get_str(&rec->kids[i], "note"));
 	if (probs && probs->n) {
 		printf("\nProblems in the settings:\n");
 		for (unsigned i = 0; i < probs->n; i++) {
@@ -155,7 +160,8 @@ int record_show(const char *dir, bool json)
 		fprintf(stderr, "hugepar: no record in %s: %s\n", dir, strerror(errno));
 		return rc;
 	}
-	if (json_parse(text, &v) || (status = status_of(json_get_str(&v, "status"))) < 0) {
+	if (json_parse(text, &v) ||
+	    (status = status_of(json_get_str(&v, "status"))) < 0) {
 		fprintf(stderr, "hugepar: %s is not a valid record\n", file);
 		free(text);
 		return -EINVAL;
@@ -171,7 +177,8 @@ int record_show(const char *dir, bool json)
 	printf("hugepar %s on Linux %s: %s in %llu ms, started %llu.%03llu s after boot, "
 	       "%llu workers\n",
 	       json_get_str(&v, "version"), json_get_str(&v, "kernel"),
-	       json_get_str(&v, "status"), (unsigned long long)json_get_num(&v, "duration_ms"),
+	       json_get_str(&v, "status"),
+	       (unsigned long long)json_get_num(&v, "duration_ms"),
 	       (unsigned long long)boot / 1000, (unsigned long long)boot % 1000,
 	       (unsigned long long)json_get_num(&v, "threads"));
 	if (json_get_str(&v, "error")[0])

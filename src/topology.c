@@ -51,7 +51,8 @@ int topology_read_pools(struct hp_topology *t)
 			if (rc == -ENOENT)
 				memset(&nd->pool[z], 0, sizeof(nd->pool[z]));
 			else if (rc)
-				return fail(t, rc, NODE_DIR "/node%u/hugepages/hugepages-%llukB",
+				return fail(t, rc,
+					    NODE_DIR "/node%u/hugepages/hugepages-%llukB",
 					    nd->id, (unsigned long long)sz->kb);
 		}
 	}
@@ -86,7 +87,8 @@ static int read_nodes(struct hp_topology *t, const struct hp_idset *online)
 	t->nodes = calloc(t->nnodes, sizeof(*t->nodes));
 	if (!t->nodes)
 		return -ENOMEM;
-	have_mem_list = path_read_idlist(&with_mem, HP_MAX_NODES, NODE_DIR "/has_memory") == 0;
+	have_mem_list =
+	    path_read_idlist(&with_mem, HP_MAX_NODES, NODE_DIR "/has_memory") == 0;
 
 	for (unsigned id = 0; id < HP_MAX_NODES; id++) {
 		struct hp_node *nd;

@@ -77,7 +77,8 @@ int meminfo_kb(const char *text, const char *key, uint64_t *kb);
  * says what it is ("a FIFO", "a directory"...); a symbolic link to nothing gives
  * -ENOENT with *kind set; -EFBIG when larger than max. /dev/null reads as empty.
  */
-int read_regular(const char *file, size_t max, char **out, size_t *len, const char **kind);
+int read_regular(const char *file, size_t max, char **out, size_t *len,
+		 const char **kind);
 
 /* A process that has exited: gone, or a zombie nobody has reaped yet (its memory,
  * and so its huge page reservations, are released at exit, before reaping). */

@@ -25,10 +25,10 @@ int published(const char *dir, const char *name, uint64_t *value);
 void publish_clear(const char *dir);
 
 struct wait_result {
-	bool started;	/* a run was there to wait for */
-	bool stopped;	/* it had to be stopped (SIGTERM, then SIGKILL) */
-	bool killed;	/* SIGKILL was needed */
-	bool exited;	/* it published its exit status */
+	bool started; /* a run was there to wait for */
+	bool stopped; /* it had to be stopped (SIGTERM, then SIGKILL) */
+	bool killed;  /* SIGKILL was needed */
+	bool exited;  /* it published its exit status */
 	uint64_t exit_code;
 	uint64_t waited_ms;
 };

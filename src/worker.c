@@ -31,7 +31,8 @@ void worker_main(void *arg, int wfd, int ctl)
 	stop_install_worker();
 	/* Unbound, pages may land elsewhere: the coordinator's reconcile fixes that. */
 	bound = hugetlb_bind(job->node, job->cpus);
-	while (!m.err && m.held < job->quota && !stop_requested() && now_ms() < job->deadline) {
+	while (!m.err && m.held < job->quota && !stop_requested() &&
+	       now_ms() < job->deadline) {
 		struct hugetlb_resv r;
 		uint64_t n = MIN(chunk, job->quota - m.held);
 		int rc;

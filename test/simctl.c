@@ -99,7 +99,8 @@ int main(int argc, char **argv)
 	    !num(argv[4], &node) && !num(argv[5], &val)) {
 		char release[65] = "";
 
-		if (path_read(release, sizeof(release), "/proc/sys/kernel/osrelease") == 0)
+		if (path_read(release, sizeof(release), "/proc/sys/kernel/osrelease") ==
+		    0)
 			strtrim(release);
 		hugetlb_set_release(release);
 		rc = hugetlb_set_node((unsigned)node, kb, val);

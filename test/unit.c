@@ -112,7 +112,8 @@ static void test_settings(void)
 	 * earlier good value of a key whose later value is bad. */
 	settings_free(s);
 	settings_load_cmdline(
-	    s, "rd.hugepar.threads=3 rd.hugepar.pages=2M:10,2M:x,1G:1@a rd.hugepar.threads=0 "
+	    s, "rd.hugepar.threads=3 rd.hugepar.pages=2M:10,2M:x,1G:1@a "
+	       "rd.hugepar.threads=0 "
 	       "rd.hugepar.timeout=5 rd.hugepar.mode=fast rd.hugepar.bogus=1");
 	CHECK(s->nentries == 1 && s->nproblems == 5);
 	CHECK(strcmp(s->problems[0].key, "rd.hugepar.pages") == 0 &&
@@ -306,7 +307,8 @@ static void test_settings_limits(void)
 	settings_free(s);
 	n = (size_t)snprintf(word, sizeof(word), "2M:10@");
 	for (unsigned i = 0; i < 32; i++)
-		n += (size_t)snprintf(word + n, sizeof(word) - n, "%s%u", i ? "," : "", i);
+		n +=
+		    (size_t)snprintf(word + n, sizeof(word) - n, "%s%u", i ? "," : "", i);
 	settings_set(s, "pages", word, "f:1", false);
 	CHECK(s->nentries == 1 && idset_count(&s->entries[0].nodes) == 32);
 
@@ -334,7 +336,8 @@ static void test_settings_limits(void)
 	settings_free(s);
 	settings_load_cmdline(s, "rd.hugepar.pages rd.hugepar");
 	CHECK(s->nentries == 0 && s->nproblems == 1 && s->enabled);
-	CHECK(s->nproblems == 1 && strstr(s->problems[0].message, "rd.hugepar.pages=VALUE"));
+	CHECK(s->nproblems == 1 &&
+	      strstr(s->problems[0].message, "rd.hugepar.pages=VALUE"));
 
 	/* A long bad value is shown shortened, with its length. */
 	settings_free(s);
@@ -426,8 +429,8 @@ static void test_json(void)
 
 static void test_result(void)
 {
-	struct hp_cell c = {.requested_set = true, .current = 10, .requested = 100,
-			    .target = 100};
+	struct hp_cell c = {
+	    .requested_set = true, .current = 10, .requested = 100, .target = 100};
 	struct auto_node an[2] = {{.rest = 1000, .page_ns = 3000000, .workers = 2},
 				  {.rest = 1000, .page_ns = 3000000, .workers = 2}};
 	struct auto_estimate e;
@@ -466,7 +469,8 @@ static void test_judge(void)
 	    {.requested_set = true, .current = 0, .requested = 10, .target = 10},
 	    {.requested_set = true, .current = 20, .requested = 5, .target = 5}};
 	struct hp_plan p = {.nnodes = 2, .nsizes = 1, .cells = cells};
-	struct hp_cell_result rc[2] = {{.achieved = 4}, {.achieved = 5, .surplus_after = 3}};
+	struct hp_cell_result rc[2] = {{.achieved = 4},
+				       {.achieved = 5, .surplus_after = 3}};
 	struct cell_note notes[2] = {{0}};
 	struct hp_result res = {.cells = rc};
 
@@ -475,7 +479,8 @@ static void test_judge(void)
 		 "its coordinator was killed by SIGKILL");
 	result_judge(&res, &p, notes, 0);
 	CHECK(rc[0].status == HP_STATUS_PARTIAL &&
-	      strcmp(rc[0].reason, "4 of 10: its coordinator was killed by SIGKILL") == 0);
+	      strcmp(rc[0].reason, "4 of 10: its coordinator was killed by SIGKILL") ==
+		  0);
 	CHECK(rc[1].status == HP_STATUS_PARTIAL &&
 	      strcmp(rc[1].reason, "3 pages in use stay as surplus until freed") == 0);
 	CHECK(res.status == HP_STATUS_PARTIAL);
