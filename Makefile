@@ -94,6 +94,11 @@ $(BUILD)/unit-san: test/unit.c $(PURE) $(HDRS)
 	$(CLANG) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -O1 -g -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -Isrc -o $@ test/unit.c $(PURE)
 
+# For boot tests: a static program that holds huge pages on a node.
+$(BUILD)/holdpages: test/holdpages.c $(KINC)/.stamp
+	@mkdir -p $(BUILD)
+	$(CC) $(HP_CPPFLAGS) $(WARN) -O2 -static -isystem $(KINC) -o $@ test/holdpages.c
+
 # A tool for tests on the simulated kernel: show its state, hold pages as another
 # process would.
 $(BUILD)/simctl: test/simctl.c $(PURE) $(HDRS)
@@ -105,7 +110,8 @@ check:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory check-all
 
-check-all: hugepar hugepar-test $(BUILD)/unit $(BUILD)/unit-san $(BUILD)/hugepar-san $(BUILD)/simctl
+check-all: hugepar hugepar-test $(BUILD)/unit $(BUILD)/unit-san $(BUILD)/hugepar-san $(BUILD)/simctl \
+	$(BUILD)/holdpages
 	test/run.sh
 
 check-fast: hugepar hugepar-test $(BUILD)/unit $(BUILD)/simctl
@@ -128,6 +134,7 @@ syncheck:
 
 deps:
 	scripts/deps.sh
+	@scripts/fetch-kernel.sh $(BUILD)/kernels >/dev/null
 
 install: hugepar
 	install -D -m 0755 hugepar $(DESTDIR)$(SBINDIR)/hugepar
@@ -141,6 +148,10 @@ install: hugepar
 	install -D -m 0644 doc/hugepar.conf.5 $(DESTDIR)$(MANDIR)/man5/hugepar.conf.5
 	install -D -m 0644 doc/dracut-hugepar.7 $(DESTDIR)$(MANDIR)/man7/dracut-hugepar.7
 	install -D -m 0644 config/dracut-hugepar.conf $(DESTDIR)$(PREFIX)/share/doc/hugepar/examples/dracut-hugepar.conf
+
+# doc/fault-matrix.md from the last make check's results.
+fault-matrix:
+	test/fault-matrix.sh
 
 indent:
 	clang-format -i src/*.c src/*.h test/*.c
@@ -161,4 +172,4 @@ bench:
 clean:
 	rm -rf hugepar hugepar-test $(BUILD)/musl $(BUILD)/san $(BUILD)/unit* $(BUILD)/hugepar-* $(BUILD)/fuzz test/out
 
-.PHONY: all check check-all check-fast fuzz syncheck deps install indent demo bench clean
+.PHONY: all check check-all check-fast fuzz syncheck deps install indent demo bench clean fault-matrix

@@ -49,7 +49,6 @@ install() {
         inst_simple "$moddir/hugepar.service" "$systemdsystemunitdir/hugepar.service"
         $SYSTEMCTL -q --root "$initdir" enable hugepar.service
     else
-        inst_multiple sleep cat
         inst_hook pre-udev 05 "$moddir/hugepar-start.sh"
         inst_hook pre-pivot 05 "$moddir/hugepar-wait.sh"
     fi

@@ -1,18 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pre-udev hook (sourced): start hugepar in the background, so the reservation runs
-# while udev discovers devices. hugepar reads the rd.hugepar.* keys itself.
+# pre-udev hook (sourced): start hugepar in the background, so that the reservation
+# runs while udev discovers devices. hugepar itself reads rd.hugepar (the off switch,
+# every spelling) and the other rd.hugepar.* keys, and publishes its pid, deadline and
+# exit status in /run/hugepar for the pre-pivot hook: no parsing here.
 
-if ! getargbool 1 rd.hugepar; then
-    info "hugepar: disabled by rd.hugepar=0"
-elif [ ! -x /usr/sbin/hugepar ]; then
-    warn "hugepar: /usr/sbin/hugepar is missing"
-else
+if [ -x /usr/sbin/hugepar ]; then
     mkdir -p /run/hugepar
-    (
-        /usr/sbin/hugepar apply >/run/hugepar/apply.log 2>&1
-        echo $? >/run/hugepar/exit
-    ) &
-    echo $! >/run/hugepar/pid
-    info "hugepar: reserving huge pages in the background"
+    /usr/sbin/hugepar apply </dev/null >/run/hugepar/apply.log 2>&1 &
+else
+    warn "hugepar: /usr/sbin/hugepar is missing"
 fi

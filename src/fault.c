@@ -10,9 +10,10 @@
 #include <unistd.h>
 
 #include "fault.h"
+#include "path.h"
 #include "util.h"
 
-enum action { ACT_DEFAULT, ACT_ERRNO, ACT_KILL, ACT_TERM, ACT_KILLMAIN, ACT_DELAY };
+enum action { ACT_DEFAULT, ACT_ERRNO, ACT_KILL, ACT_TERM, ACT_KILLMAIN, ACT_DELAY, ACT_HANG };
 
 struct item {
 	char point[32];
@@ -52,6 +53,9 @@ static void parse_action(struct item *it, const char *a)
 	else if (strncmp(a, "delay:", 6) == 0 && parse_u64(a + 6, &ms) == 0) {
 		it->act = ACT_DELAY;
 		it->delay_ms = (unsigned)MIN(ms, UINT64_C(3600000));
+	} else if (strncmp(a, "hang:", 5) == 0 && parse_u64(a + 5, &ms) == 0) {
+		it->act = ACT_HANG;
+		it->delay_ms = (unsigned)MIN(ms, UINT64_C(3600000));
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(errnos); i++)
 		if (strcmp(a, errnos[i].name) == 0) {
@@ -60,12 +64,29 @@ static void parse_action(struct item *it, const char *a)
 		}
 }
 
+/* A boot test cannot set the environment of the initramfs: there the seam reads
+ * hugepar.fault=SPEC from the kernel command line instead. */
+static const char *from_cmdline(char *buf, size_t len)
+{
+	char line[4096], *p;
+	int rc = path_read(line, sizeof(line), "/proc/cmdline");
+
+	if (rc || !(p = strstr(line, "hugepar.fault=")))
+		return NULL;
+	p += 14;
+	snprintf(buf, len, "%.*s", (int)strcspn(p, " \n"), p);
+	return buf;
+}
+
 static void parse(void)
 {
+	static char cmd[512];
 	const char *env = getenv("HUGEPAR_FAULT");
 	char buf[512], *save = NULL;
 
 	parsed = true;
+	if (!env)
+		env = from_cmdline(cmd, sizeof(cmd));
 	if (!env || xsnprintf(buf, sizeof(buf), "%s", env))
 		return;
 	for (char *tok = strtok_r(buf, ",", &save); tok && nitems < ARRAY_SIZE(items);
@@ -143,9 +164,13 @@ int fault_at(const char *point)
 		kill(main_pid ? main_pid : getpid(), SIGKILL);
 		break;
 	case ACT_DELAY:
+	case ACT_HANG:
 		ts.tv_sec = fire->delay_ms / 1000;
 		ts.tv_nsec = (long)(fire->delay_ms % 1000) * 1000000;
-		nanosleep(&ts, NULL); /* a signal ends it early, as a stop should */
+		/* a signal ends a delay early, as a stop should; a hang goes on: a
+		 * process stuck where no signal but SIGKILL reaches it */
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR && fire->act == ACT_HANG)
+			;
 		break;
 	}
 	return 0;

@@ -9,9 +9,13 @@
  * record). N fires on the Nth time this process reaches it (default: every time).
  * ACTION is an errno name (EIO, ENOMEM, EINVAL, EINTR, EBUSY) to fail the call with,
  * kill (SIGKILL this process), term (SIGTERM to the main process), killmain (SIGKILL
- * to it) or delay:MS (sleep, cut short by a signal, then go on). Without one a call
+ * to it), delay:MS (sleep, cut short by a signal, then go on) or hang:MS (sleep
+ * through signals: a process stuck in the kernel). Without one a call
  * fails with its usual error (reserve ENOMEM, overcommit EINVAL, others EIO) and a
- * phase does nothing. The flag "misplace" runs every worker on the next node.
+ * phase does nothing. The flag "misplace" runs every worker on the next node,
+ * "parallel" makes apply take the parallel path (as --method=parallel).
+ * Without HUGEPAR_FAULT, hugepar.fault=SPEC on the kernel command line is read (for
+ * boot tests, where the initramfs sets the environment).
  */
 #ifndef HUGEPAR_FAULT_H
 #define HUGEPAR_FAULT_H

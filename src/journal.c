@@ -35,7 +35,6 @@ int state_dir_check(const char *dir, bool make)
 		}
 		if (mkdir(buf, 0755) && errno != EEXIST)
 			return -errno;
-		chmod(buf, 0755); /* whatever the umask */
 	}
 	if (lstat(dir, &st))
 		return -errno;
@@ -45,6 +44,9 @@ int state_dir_check(const char *dir, bool make)
 		return -ENOTDIR;
 	if (st.st_uid != geteuid() || (st.st_mode & 022))
 		return -EPERM;
+	/* readable by all, whatever the umask it was made under (a hook's mkdir) */
+	if ((st.st_mode & 07777) != 0755 && chmod(dir, 0755))
+		return -errno;
 	return 0;
 }
 

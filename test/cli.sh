@@ -83,4 +83,91 @@ expect_eq "command line entry wins per node" "$(jq_py "$OUT/cli-merge2.json" "[n
 plan --config "$C" --cmdline "rd.hugepar=0" >"$OUT/cli-off.out" 2>&1
 check "off switch shown" grep -q "disabled: nothing will be done" "$OUT/cli-off.out"
 
+# --- hostile input: nothing hangs, nothing is cut without a word ---------------------
+# A FIFO, a link to /dev/zero, a dangling link and a directory named *.conf in conf.d:
+# plan neither hangs nor reads them, and names each.
+rm -rf "$C.d" && mkdir -p "$C.d"
+echo "threads = 4" >"$C"
+mkfifo "$C.d/10-fifo.conf"
+ln -s /dev/zero "$C.d/20-zero.conf"
+ln -s /nonexistent "$C.d/30-dangling.conf"
+mkdir "$C.d/40-dir.conf"
+echo "mode = exact" >"$C.d/50-ok.conf"
+timeout 10 "$HP" plan --sysroot "$FX" --config "$C" --cmdline "" --json >"$OUT/cli-hostile.json" 2>"$OUT/cli-hostile.err"
+expect_eq "hostile conf.d: plan returns (64: problems)" $? 64
+for want in "10-fifo.conf: a FIFO, not a regular file: not read" \
+	"20-zero.conf: a character device, not a regular file: not read" \
+	"30-dangling.conf: a symbolic link to nothing: not read" \
+	"40-dir.conf: a directory, not a regular file: not read"; do
+	check "hostile conf.d: $want" grep -qF "$want" "$OUT/cli-hostile.err"
+done
+expect_eq "hostile conf.d: the good files still count" \
+	"$(jq_py "$OUT/cli-hostile.json" "(r['settings']['threads'], r['settings']['mode'])")" "(4, 'exact')"
+rm -rf "$C.d"
+
+# A NUL byte spoils its own line only; a padded command-line word keeps its meaning.
+printf 'threads = 3\nmode = ex\0act\ntimeout = 7\n' >"$C"
+plan --config "$C" --cmdline "" --json >"$OUT/cli-nul.json" 2>"$OUT/cli-nul.err"
+expect_eq "NUL: the lines around it" "$(jq_py "$OUT/cli-nul.json" "(r['settings']['threads'], r['settings']['timeout_ms'], r['settings']['mode'])")" "(3, 7000, 'grow')"
+check "NUL: named" grep -qF "$C:2: a NUL byte in the line: not read" "$OUT/cli-nul.err"
+pad=$(printf '%*s' 3000 '' | tr ' ' ';')
+plan --config /dev/null --cmdline "rd.hugepar.pages=2M:1@0;${pad}2M:123@1" --json >"$OUT/cli-pad.json" 2>&1
+expect_eq "a 3000-byte word: both entries" "$(jq_py "$OUT/cli-pad.json" "[n['sizes'][0]['requested'] for n in r['plan']['nodes']]")" "[1, 123]"
+plan --config /dev/null --cmdline "rd.hugepar.pages" >/dev/null 2>"$OUT/cli-bare.err"
+expect_eq "a bare key: exit 64" $? 64
+check "a bare key is not =1" grep -qF "rd.hugepar.pages=: expected rd.hugepar.pages=VALUE" "$OUT/cli-bare.err"
+"$HP" plan --sysroot "$FX" --config "$OUT/no-such.conf" >/dev/null 2>"$OUT/cli-noconf.err"
+expect_eq "--config of a missing file: exit 1" $? 1
+check "--config of a missing file: says so" grep -qF "$OUT/no-such.conf: No such file or directory" "$OUT/cli-noconf.err"
+
+# Counts of 2^63 and more and bytes above 0x7f: the record reads back, in hugepar and
+# in a strict JSON parser.
+rm -rf "$OUT/cli-big"
+"$HP" apply --sysroot "$FX" --config /dev/null --record-dir "$OUT/cli-big" \
+	--cmdline "rd.hugepar=0 rd.hugepar.pages=2M:18446744073709551615@0,2M:9223372036854775808@1 rd.hugepar.mode=$(printf 'ex\xff\x80')" >/dev/null 2>&1
+expect_eq "big counts: requested as given" \
+	"$(jq_py "$OUT/cli-big/status.json" "[n['sizes'][0]['requested'] for n in r['nodes']]")" \
+	"[18446744073709551615, 9223372036854775808]"
+expect_eq "high bytes: escaped, read back" \
+	"$(jq_py "$OUT/cli-big/status.json" "r['settings']['problems'][0]['value'].encode('latin-1')")" "b'ex\\xff\\x80'"
+"$HP" status -d "$OUT/cli-big" >"$OUT/cli-big.out"
+expect_eq "big counts: status reads its record (disabled: exit 0)" $? 0
+check "big counts: status shows them" grep -q " 18446744073709551615 " "$OUT/cli-big.out"
+
+# status: the exit code follows the record; none and unreadable are told apart
+mkdir -p "$OUT/cli-st"
+for st in ok:0 partial:64 failed:1 disabled:0; do
+	python3 -c "import json,sys; json.dump({'format': 2, 'status': sys.argv[1], 'version': 'x', 'kernel': 'y'}, open(sys.argv[2], 'w'))" \
+		"${st%%:*}" "$OUT/cli-st/status.json"
+	"$HP" status -d "$OUT/cli-st" >/dev/null 2>&1
+	expect_eq "status of a ${st%%:*} record: exit ${st#*:}" $? "${st#*:}"
+done
+echo '{"status": "ok", ' >"$OUT/cli-st/status.json"
+"$HP" status -d "$OUT/cli-st" >/dev/null 2>&1
+expect_eq "status of an unreadable record: exit 4" $? 4
+
+# The record directory: a symbolic link, a plain file, or writable by others is
+# refused; one made under umask 077 is 0755.
+rm -rf "$OUT/cli-dir" "$OUT/cli-link" "$OUT/cli-file"
+mkdir -p "$OUT/cli-dir"
+ln -s "$OUT/cli-dir" "$OUT/cli-link"
+: >"$OUT/cli-file"
+for d in cli-link cli-file; do
+	"$HP" apply --sysroot "$FX" --config /dev/null --record-dir "$OUT/$d" --cmdline "rd.hugepar=0" >/dev/null 2>"$OUT/$d.err"
+	expect_eq "record directory $d: refused" $? 1
+	check "record directory $d: says so" grep -q "the record directory $OUT/$d: " "$OUT/$d.err"
+done
+if [ "$(id -u)" = 0 ]; then
+	chown 65534 "$OUT/cli-dir"
+	"$HP" apply --sysroot "$FX" --config /dev/null --record-dir "$OUT/cli-dir" --cmdline "rd.hugepar=0" >/dev/null 2>&1
+	expect_eq "record directory of another user: refused" $? 1
+	chown 0 "$OUT/cli-dir"
+fi
+chmod 0777 "$OUT/cli-dir"
+"$HP" apply --sysroot "$FX" --config /dev/null --record-dir "$OUT/cli-dir" --cmdline "rd.hugepar=0" >/dev/null 2>&1
+expect_eq "record directory writable by others: refused" $? 1
+rm -rf "$OUT/cli-dir"
+(umask 077 && "$HP" apply --sysroot "$FX" --config /dev/null --record-dir "$OUT/cli-dir/rec" --cmdline "rd.hugepar=0" >/dev/null 2>&1)
+expect_eq "record directory made under umask 077: 0755" "$(stat -c %a "$OUT/cli-dir/rec")" 755
+
 echo "cli: $(summary_line)"

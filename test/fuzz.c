@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data, size);
 	s[size] = '\0';
-	settings_init(&S);
+	settings_free(&S);
 	settings_load_cmdline(&S, s);
 	settings_set(&S, "pages", s, "fuzz", false);
 	settings_set(&S, "reserve", s, "fuzz", false);
@@ -34,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parse_bool(s, &b);
 	if (json_parse(s, &v) == 0)
 		json_free(&v);
+	settings_free(&S);
 	free(s);
 	return 0;
 }

@@ -180,7 +180,33 @@ expect_eq "bad-option: valid entry applied" "$(pools)" "$(each 128)"
 expect_eq "bad-option: problems recorded" "$(field "len(r['settings']['problems'])")" 2
 expect_eq "bad-option: value named" "$(field "r['settings']['problems'][0]['value']")" "2M:lots"
 
-# 13. the engine once under AddressSanitizer and UBSan
+# 13. two runs at once: the second waits for the first, the overcommit value ends as
+# it began (each run saw the true one)
+empty
+rm -rf "$REC-a"
+HUGEPAR_FAULT=reserve=delay:50 "$HP" apply --config /dev/null --record-dir "$REC-a" --method=parallel \
+	--cmdline "rd.hugepar.pages=2M:256@0 rd.hugepar.threads=1" >"$OUT/live-first.log" 2>&1 &
+first=$!
+sleep 0.1
+apply second 0 --method=parallel --cmdline "rd.hugepar.pages=2M:512@0"
+wait $first
+expect_eq "two at once: the first ran" $? 0
+expect_eq "two at once: the second's pool" "$(cat "$P0")" 512
+consistent "two at once"
+
+# 14. the main process killed while workers hold surplus: the overcommit value stays
+# raised, with its note; the next run puts it back and says so
+empty
+{ HUGEPAR_FAULT=collect=kill apply killed 137 --method=parallel --cmdline "rd.hugepar.pages=2M:256"; } 2>/dev/null
+check "killed: overcommit left raised" test "$(cat "$S2/nr_overcommit_hugepages")" -gt "${SAVED_OC[$S2]}"
+expect_eq "killed: its note" "$(ls /run/hugepar/restore-2048kB 2>/dev/null)" /run/hugepar/restore-2048kB
+apply next 0 --cmdline "rd.hugepar.pages=2M:256"
+expect_eq "next run: put it back" "$(field "[(x['size'], x['overcommit_put_back'], x['ok']) for x in r['recovered']]")" \
+	"[('2M', ${SAVED_OC[$S2]}, True)]"
+expect_eq "next run: pools" "$(pools)" "$(each 256)"
+consistent "next run"
+
+# 15. the engine once under AddressSanitizer and UBSan
 if [ -x "$TOP/build/hugepar-san" ] && [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
 	empty
 	rm -rf "$REC"

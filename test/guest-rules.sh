@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Runs inside the QEMU guest, after the root switch (test/boot.sh, boot.rules): how
+# this kernel reads a node's nr_hugepages write while another program holds surplus
+# pages on the other node, and whether hugepar's per-node write is exact anyway.
+# Prints RULE-* lines for test/boot.sh; doc/kernel-notes.md has the findings.
+H=/sys/kernel/mm/hugepages/hugepages-2048kB
+N0=/sys/devices/system/node/node0/hugepages/hugepages-2048kB
+N1=/sys/devices/system/node/node1/hugepages/hugepages-2048kB
+
+echo 10 >$H/nr_overcommit_hugepages
+holdpages 2048 1 10 >/tmp/held &
+hp=$!
+for _ in $(seq 100); do
+	[ -s /tmp/held ] && break
+	sleep 0.1
+done
+echo "RULE-HELD $(cat $N1/surplus_hugepages) $(cat $N0/surplus_hugepages)"
+echo 40 >$N0/nr_hugepages
+echo "RULE-RAW $(cat $N0/nr_hugepages) $(cat $N0/surplus_hugepages)"
+echo 0 >$N0/nr_hugepages
+/usr/sbin/hugepar-test apply --config /dev/null --record-dir /tmp/rules --method=serial \
+	--cmdline "rd.hugepar.pages=2M:40@0 rd.hugepar.reserve=64M" >/tmp/rules.log 2>&1
+echo "RULE-HUGEPAR $? $(cat $N0/nr_hugepages) $(cat $N0/surplus_hugepages) $(cat $N1/nr_hugepages) $(cat $N1/surplus_hugepages)"
+kill $hp
+wait $hp 2>/dev/null
+echo "RULE-AFTER $(cat $H/surplus_hugepages)"
+echo 0 >$N0/nr_hugepages
+echo 0 >$H/nr_overcommit_hugepages
