@@ -8,7 +8,13 @@ MANDIR      ?= $(PREFIX)/share/man
 SYSCONFDIR  ?= /etc
 DRACUTDIR   ?= $(shell pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
 MODULEDIR   := $(DRACUTDIR)/90hugepar
+INITRAMFSDIR ?= $(PREFIX)/share/initramfs-tools
+DOCDIR      ?= $(PREFIX)/share/doc/hugepar
 DESTDIR     ?=
+# What the man pages point to.
+DOCS        := doc/record.md doc/threads.md doc/engine.md doc/kernel-notes.md
+ITOOLS      := hooks/hugepar scripts/init-premount/hugepar scripts/init-bottom/hugepar
+MANS        := doc/hugepar.8 doc/hugepar.conf.5 doc/dracut-hugepar.7 doc/hugepar-initramfs-tools.7
 
 CC          := musl-gcc
 HOSTCC      ?= cc
@@ -125,7 +131,8 @@ fuzz: $(PURE) test/fuzz.c
 	$(BUILD)/fuzz -max_total_time=$${FUZZ_SECONDS:-60} $(BUILD)/fuzz-corpus
 
 syncheck:
-	@for f in module-setup.sh hook/*.sh test/*.sh scripts/*.sh bench/*.sh .ci/run; do \
+	@for f in module-setup.sh hook/*.sh test/*.sh scripts/*.sh bench/*.sh .ci/run \
+		initramfs-tools/hooks/* initramfs-tools/scripts/*/*; do \
 		[ -f "$$f" ] || continue; \
 		if head -n 1 "$$f" | grep -q bash; then bash -n "$$f" || exit 1; \
 		else sh -n "$$f" && bash --posix -n "$$f" || exit 1; fi; \
@@ -136,18 +143,32 @@ deps:
 	scripts/deps.sh
 	@scripts/fetch-kernel.sh $(BUILD)/kernels >/dev/null
 
+# The binary, the dracut module, the initramfs-tools hooks, /etc/hugepar.conf (only
+# when there is none), the man pages and the docs they point to.
 install: hugepar
 	install -D -m 0755 hugepar $(DESTDIR)$(SBINDIR)/hugepar
 	install -D -m 0755 module-setup.sh $(DESTDIR)$(MODULEDIR)/module-setup.sh
-	for f in hook/*; do install -D -m 0644 $$f $(DESTDIR)$(MODULEDIR)/$$(basename $$f); done
+	for f in hook/*.sh; do install -D -m 0755 $$f $(DESTDIR)$(MODULEDIR)/$$(basename $$f); done
+	install -D -m 0644 hook/hugepar.service $(DESTDIR)$(MODULEDIR)/hugepar.service
 	install -D -m 0644 config/hugepar.conf $(DESTDIR)$(MODULEDIR)/hugepar.conf.default
+	for f in $(ITOOLS); do install -D -m 0755 initramfs-tools/$$f $(DESTDIR)$(INITRAMFSDIR)/$$f; done
 	[ -e $(DESTDIR)$(SYSCONFDIR)/hugepar.conf ] || \
 		install -D -m 0644 config/hugepar.conf $(DESTDIR)$(SYSCONFDIR)/hugepar.conf
 	install -d $(DESTDIR)$(SYSCONFDIR)/hugepar.conf.d
-	install -D -m 0644 doc/hugepar.8 $(DESTDIR)$(MANDIR)/man8/hugepar.8
-	install -D -m 0644 doc/hugepar.conf.5 $(DESTDIR)$(MANDIR)/man5/hugepar.conf.5
-	install -D -m 0644 doc/dracut-hugepar.7 $(DESTDIR)$(MANDIR)/man7/dracut-hugepar.7
-	install -D -m 0644 config/dracut-hugepar.conf $(DESTDIR)$(PREFIX)/share/doc/hugepar/examples/dracut-hugepar.conf
+	for f in $(MANS); do n=$$(basename $$f); \
+		install -D -m 0644 $$f $(DESTDIR)$(MANDIR)/man$${n##*.}/$$n; done
+	install -d $(DESTDIR)$(DOCDIR)/examples
+	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 0644 config/dracut-hugepar.conf $(DESTDIR)$(DOCDIR)/examples/
+
+# Everything install put there but your settings (/etc/hugepar.conf and its .d).
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/hugepar
+	rm -rf $(DESTDIR)$(MODULEDIR) $(DESTDIR)$(DOCDIR)
+	for f in $(ITOOLS); do rm -f $(DESTDIR)$(INITRAMFSDIR)/$$f; done
+	for f in $(MANS); do n=$$(basename $$f); rm -f $(DESTDIR)$(MANDIR)/man$${n##*.}/$$n; done
+	-rmdir $(DESTDIR)$(SYSCONFDIR)/hugepar.conf.d 2>/dev/null
+	@echo "uninstall: $(SYSCONFDIR)/hugepar.conf is left (your settings)"
 
 # doc/fault-matrix.md from the last make check's results.
 fault-matrix:
@@ -172,4 +193,5 @@ bench:
 clean:
 	rm -rf hugepar hugepar-test $(BUILD)/musl $(BUILD)/san $(BUILD)/unit* $(BUILD)/hugepar-* $(BUILD)/fuzz test/out
 
-.PHONY: all check check-all check-fast fuzz syncheck deps install indent demo bench clean fault-matrix
+.PHONY: all check check-all check-fast fuzz syncheck deps install uninstall indent demo bench clean \
+	fault-matrix

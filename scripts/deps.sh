@@ -3,8 +3,9 @@
 # Install the Debian packages that building and testing hugepar need, when missing.
 set -eu
 pkgs="make gcc musl-tools clang libclang-rt-14-dev linux-libc-dev pkg-config python3
-shellcheck dracut-core qemu-system-x86 busybox-static linux-image-amd64
-e2fsprogs cpio kmod file time gnuplot-nox libhugetlbfs-bin"
+shellcheck dracut-core initramfs-tools qemu-system-x86 busybox-static linux-image-amd64
+e2fsprogs cpio kmod file time gnuplot-nox libhugetlbfs-bin util-linux dash
+debhelper dpkg-dev lintian"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Fetch numactl's source from Debian's source packages into DIR, using an apt
 # configuration private to DIR: the system's apt sources are only read, never changed.
+# DIR/numactl holds the source and its Debian version (DIR/numactl/debian-version).
 set -eu
 
 dest=${1:?usage: fetch-numactl.sh DIR}
@@ -35,4 +36,6 @@ apt-get "$@" source --download-only numactl
 rm -rf numactl
 mkdir numactl
 tar -xzf numactl_*.orig.tar.gz -C numactl --strip-components=1
+# The Debian version, for the hugepar package's Built-Using field
+sed -n 's/^Version: //p' numactl_*.dsc | head -n 1 >numactl/debian-version
 echo "numactl source in $dest/numactl"

@@ -227,7 +227,7 @@ static int cmd_apply(struct ctx *c)
 
 static int cmd_status(struct ctx *c)
 {
-	switch (record_show(c->record_dir, c->json)) {
+	switch (record_show(c->record_dir, c->json, c->config_given ? c->config : NULL)) {
 	case HP_STATUS_OK:
 	case HP_STATUS_DISABLED:
 		return EXIT_OK;

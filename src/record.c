@@ -118,7 +118,7 @@ static void body_full(struct json_out *j, const void *arg)
 	json_bool(j, "timed_out", r->timed_out);
 	json_bool(j, "interrupted", r->interrupted);
 	json_bool(j, "hugetlb", t->hugetlb);
-	json_u64(j, "threads", a->p->threads_total);
+	json_u64(j, "workers", a->p->threads_total);
 	report_settings_json(j, a->s);
 	recovered_json(j, a->rec);
 	json_open(j, "sizes", '[');
@@ -167,7 +167,7 @@ static void body_full(struct json_out *j, const void *arg)
 		json_u64(j, "mem_total", t->nodes[n].mem_total);
 		json_u64(j, "mem_free", t->nodes[n].mem_free);
 		json_u64(j, "floor", a->p->floor[n]);
-		json_u64(j, "threads", a->p->threads[n]);
+		json_u64(j, "workers", a->p->threads[n]);
 		json_open(j, "sizes", '[');
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			const struct hp_cell *c = plan_cell(a->p, n, z);
@@ -269,19 +269,27 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 		return;
 	}
 	for (unsigned z = 0; z < t->nsizes; z++) {
-		uint64_t target = 0, got = 0;
+		uint64_t target = 0, got = 0, asked = 0;
+		char more[64] = "";
 
 		if (!res->sizes[z].worked)
 			continue;
 		for (unsigned n = 0; n < t->nnodes; n++) {
-			target += plan_cell(p, n, z)->target;
+			const struct hp_cell *c = plan_cell(p, n, z);
+
+			target += c->target;
+			asked += c->requested_set ? c->requested : c->current;
 			got += res->cells[n * t->nsizes + z].achieved;
 		}
+		/* A pool at its target can still be short of what was asked: say so,
+		 * or "9444/9444" beside "partial" explains nothing. */
+		if (asked > target)
+			snprintf(more, sizeof(more), ", %llu asked: capped",
+				 (unsigned long long)asked);
 		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-		pos += snprintf(sizes + pos, sizeof(sizes) - pos,
-				", %s %llu/%llu pages (%s)", sz, (unsigned long long)got,
-				(unsigned long long)target,
-				method_name(res->sizes[z].method));
+		pos += snprintf(sizes + pos, sizeof(sizes) - pos, ", %s %llu/%llu pages (%s%s)",
+				sz, (unsigned long long)got, (unsigned long long)target,
+				method_name(res->sizes[z].method), more);
 		if (pos >= sizeof(sizes))
 			break;
 	}

@@ -28,8 +28,10 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 /* One line, "hugepar: " first, to /dev/kmsg at a syslog level and to stdout. */
 void record_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Print the last record as tables, or as it is (JSON). Returns the record's status
- * (enum hp_status), -ENOENT when there is none, -EINVAL when it cannot be read. */
-int record_show(const char *dir, bool json);
+/* Print the last record as tables, or as it is (JSON), and warn on stderr when the
+ * settings files (config, or the record's own when NULL) differ from those the run
+ * read. Returns the record's status (enum hp_status), -ENOENT when there is none,
+ * -EINVAL when it cannot be read. */
+int record_show(const char *dir, bool json, const char *config);
 
 #endif

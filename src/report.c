@@ -27,6 +27,15 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 	fprintf(f, "%s\n", t->hugetlb ? "" : " none (kernel without hugetlb)");
 	if (t->warning[0])
 		fprintf(f, "Note: %s\n", t->warning);
+	fputs("Settings read:", f);
+	for (unsigned i = 0; i < s->nsources; i++)
+		fprintf(f, "%s %s", i ? "," : "", s->sources[i]);
+	fprintf(f, "%s\n", s->nsources ? "" : " none");
+	if (!s->nentries)
+		fprintf(f, "Nothing is configured: no 'pages =' in the settings files and no "
+			   "rd.hugepar.pages= on the kernel\ncommand line, so nothing will be "
+			   "done. Add one (hugepar.conf(5)), e.g. 'pages = 2M:50%%' in\n"
+			   "/etc/hugepar.conf, then build the initramfs again.\n");
 	fprintf(f, "\n%-6s %-6s %-16s %10s %10s %10s\n", "NODE", "CPUS", "CPULIST",
 		"MEMTOTAL", "MEMFREE", "FLOOR");
 	for (unsigned n = 0; n < t->nnodes; n++) {
@@ -46,7 +55,7 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 
 	amount_format(&s->reserve, a, sizeof(a));
 	fprintf(f,
-		"\nPlan: mode %s, reserve %s per node, timeout %llu.%03llus, threads %s "
+		"\nPlan: mode %s, reserve %s per node, timeout %llu.%03llus, workers %s "
 		"= %u%s\n",
 		mode_name(s->mode), a, (unsigned long long)s->timeout_ms / 1000,
 		(unsigned long long)s->timeout_ms % 1000,
@@ -108,6 +117,9 @@ void report_settings_json(struct json_out *j, const struct hp_settings *s)
 	for (unsigned i = 0; i < s->nsources; i++)
 		json_str(j, NULL, s->sources[i]);
 	json_close(j, ']');
+	json_str(j, "config", s->config ? s->config : "");
+	settings_digest(s, buf, sizeof(buf));
+	json_str(j, "digest", buf);
 	json_open(j, "problems", '[');
 	for (unsigned i = 0; i < s->nproblems; i++) {
 		const struct hp_problem *p = &s->problems[i];
@@ -160,15 +172,15 @@ void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topo
 	json_close(&j, '}');
 	report_settings_json(&j, s);
 	json_open(&j, "plan", '{');
-	json_u64(&j, "threads", p->threads_total);
-	json_bool(&j, "threads_auto", p->threads_auto);
+	json_u64(&j, "workers", p->threads_total);
+	json_bool(&j, "workers_auto", p->threads_auto);
 	json_open(&j, "nodes", '[');
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		json_open(&j, NULL, '{');
 		json_u64(&j, "node", t->nodes[n].id);
 		json_u64(&j, "floor", p->floor[n]);
 		json_u64(&j, "work_bytes", p->work[n]);
-		json_u64(&j, "threads", p->threads[n]);
+		json_u64(&j, "workers", p->threads[n]);
 		json_open(&j, "sizes", '[');
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			const struct hp_cell *c = plan_cell(p, n, z);

@@ -19,6 +19,12 @@ void settings_init(struct hp_settings *s)
 	s->reserve.value = HP_DEFAULT_RESERVE;
 	s->timeout_ms = HP_DEFAULT_TIMEOUT;
 	s->mode = HP_MODE_GROW;
+	s->digest = FNV1A64_INIT;
+}
+
+void settings_digest(const struct hp_settings *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "fnv1a64:%016llx", (unsigned long long)s->digest);
 }
 
 void settings_drop_entry(struct hp_entry *e)
@@ -40,6 +46,7 @@ void settings_free(struct hp_settings *s)
 	}
 	for (unsigned i = 0; i < s->nsources; i++)
 		free(s->sources[i]);
+	free(s->config);
 	free(s->entries);
 	free(s->problems);
 	free(s->sources);
@@ -408,6 +415,9 @@ int settings_load_file(struct hp_settings *s, const char *file)
 	if (rc)
 		return rc;
 	add_source(s, file);
+	/* the name as read, and the bytes: the initramfs holds the same files */
+	s->digest = fnv1a64(s->digest, file, strlen(file) + 1);
+	s->digest = fnv1a64(s->digest, text, len);
 	for (line = text; line < text + len;) {
 		char *nl = memchr(line, '\n', text + len - line),
 		     *end = nl ? nl : text + len;
@@ -439,6 +449,8 @@ int settings_load_config(struct hp_settings *s, const char *file, bool required)
 	char *dir;
 	int n, rc;
 
+	free(s->config);
+	s->config = strdup(file);
 	rc = settings_load_file(s, file);
 	if (rc == -ENOENT && required)
 		return rc;

@@ -58,7 +58,9 @@ struct hp_settings {
 	struct hp_problem *problems;
 	unsigned nsources;
 	char **sources;
-	bool failed; /* out of memory while reading: the settings are not whole */
+	uint64_t digest; /* of the settings files read, names and contents */
+	char *config;	 /* the settings file asked for (its .d follows it) */
+	bool failed;	 /* out of memory while reading: the settings are not whole */
 };
 
 #define HP_DEFAULT_RESERVE (UINT64_C(512) << 20)
@@ -71,6 +73,9 @@ struct hp_settings {
 #define HP_SHOW_VALUE 80
 
 void settings_init(struct hp_settings *s);
+/* "fnv1a64:0123456789abcdef": the digest of the settings files (not of the command
+ * line), to tell whether the files now differ from those a boot used. */
+void settings_digest(const struct hp_settings *s, char *buf, size_t len);
 void settings_free(struct hp_settings *s);
 
 /* Apply one key=value from a source. Problems are recorded, never fatal. 'cmdline':

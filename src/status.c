@@ -7,6 +7,7 @@
 
 #include "json.h"
 #include "record.h"
+#include "settings.h"
 #include "util.h"
 
 static char *slurp(const char *file)
@@ -143,7 +144,32 @@ static void show_notes(const struct json_val *v)
 	}
 }
 
-int record_show(const char *dir, bool json)
+/* Whether the settings files a record's run used are still what they are now; the
+ * initramfs holds copies made when it was built, so a change needs a new one. */
+static void check_settings(const struct json_val *v, const char *config)
+{
+	const struct json_val *set = json_get(v, "settings");
+	const char *used = json_get_str(set, "digest");
+	struct hp_settings now;
+	char digest[64];
+
+	if (!config)
+		config = json_get_str(set, "config");
+	if (!used[0] || !config[0])
+		return;
+	settings_init(&now);
+	settings_load_config(&now, config, false);
+	settings_digest(&now, digest, sizeof(digest));
+	if (strcmp(digest, used))
+		fprintf(stderr,
+			"hugepar: warning: %s or %s.d has changed since this run read it: the "
+			"next boot still uses the copy in its initramfs until you build it "
+			"again (update-initramfs -u, or dracut -f)\n",
+			config, config);
+	settings_free(&now);
+}
+
+int record_show(const char *dir, bool json, const char *config)
 {
 	char file[4096];
 	struct json_val v;
@@ -166,6 +192,7 @@ int record_show(const char *dir, bool json)
 		free(text);
 		return -EINVAL;
 	}
+	check_settings(&v, config);
 	if (json) {
 		fputs(text, stdout);
 		free(text);
@@ -180,7 +207,7 @@ int record_show(const char *dir, bool json)
 	       json_get_str(&v, "status"),
 	       (unsigned long long)json_get_num(&v, "duration_ms"),
 	       (unsigned long long)boot / 1000, (unsigned long long)boot % 1000,
-	       (unsigned long long)json_get_num(&v, "threads"));
+	       (unsigned long long)json_get_num(&v, "workers"));
 	if (json_get_str(&v, "error")[0])
 		printf("error: %s\n", json_get_str(&v, "error"));
 	show_notes(&v);

@@ -435,3 +435,14 @@ bool pid_gone(pid_t pid)
 	rp = strrchr(buf, ')');
 	return rp && (rp[2] == 'Z' || rp[2] == 'X');
 }
+
+uint64_t fnv1a64(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}

@@ -84,6 +84,11 @@ int read_regular(const char *file, size_t max, char **out, size_t *len,
  * and so its huge page reservations, are released at exit, before reaping). */
 bool pid_gone(pid_t pid);
 
+/* FNV-1a, 64 bits: a digest to tell files apart (not against tampering). Start with
+ * FNV1A64_INIT. */
+#define FNV1A64_INIT UINT64_C(0xcbf29ce484222325)
+uint64_t fnv1a64(uint64_t h, const void *data, size_t len);
+
 /* Whether a kernel release ("6.12.48+deb13-amd64") is at least major.minor. */
 bool release_at_least(const char *release, unsigned major, unsigned minor);
 

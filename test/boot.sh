@@ -67,10 +67,34 @@ install() { inst "$(find_binary busybox)" /usr/bin/busybox && ln_r /usr/bin/busy
 MOD
 }
 
-# initramfs FLAVOUR: which shell and init the hooks run under, and which binary
-FLAVOURS="nosystemd systemd dash busybox test systemd-test baked"
+# An initramfs made by initramfs-tools' mkinitramfs with our hook and scripts, from a
+# configuration directory of the test's own; the kernel's modules are shown to it
+# at /lib/modules in a mount namespace of its own (the 6.12 kernel is not installed).
+make_itools() {
+	local flavour=$1 conf=$B/itools-$1 bin=$TOP/hugepar
+	[ "$flavour" = itools-test ] && bin=$TOP/hugepar-test
+	rm -rf "$conf"
+	mkdir -p "$conf/hooks" "$conf/scripts/init-premount" "$conf/scripts/init-bottom" "$conf/conf.d"
+	cp "$TOP/initramfs-tools/hooks/hugepar" "$conf/hooks/"
+	cp "$TOP/initramfs-tools/scripts/init-premount/hugepar" "$conf/scripts/init-premount/"
+	cp "$TOP/initramfs-tools/scripts/init-bottom/hugepar" "$conf/scripts/init-bottom/"
+	printf 'MODULES=list\nBUSYBOX=auto\nCOMPRESS=gzip\n' >"$conf/initramfs.conf"
+	printf 'virtio_pci\nvirtio_blk\next4\n' >"$conf/modules"
+	HUGEPAR_BINARY=$bin unshare -m -- sh -c \
+		'mount --bind "$1" /lib/modules && mount --bind "$2" /boot && exec mkinitramfs -d "$3" -o "$4" "$5"' \
+		_ "$(dirname "$KMODDIR")" "$(dirname "$KERNEL")" "$conf" "$B/initrd-$KVER-$flavour.img" "$KVER" \
+		>"$B/mkinitramfs-$KVER-$flavour.log" 2>&1
+}
+
+# initramfs FLAVOUR: which tool, shell and init the hooks run under, which binary
+FLAVOURS="nosystemd systemd dash busybox test systemd-test baked itools itools-test"
 make_initramfs() {
 	local flavour=$1 mods="base udev-rules kernel-modules rootfs-block hugepar"
+	case $flavour in itools*)
+		make_itools "$flavour"
+		return
+		;;
+	esac
 	local base=$B/dracut extra=()
 	case $flavour in
 	systemd) mods="systemd systemd-initrd dracut-systemd bash $mods" ;;
@@ -176,8 +200,10 @@ setup() {
 	stage_dracut
 	make_root
 	for f in "$@"; do
-		if make_initramfs "$f"; then pass "dracut --add hugepar ($KVER, $f)"; else
-			fail "dracut --add hugepar ($KVER, $f), see $B/dracut-$KVER-$f.log"; return 1; fi
+		if make_initramfs "$f"; then pass "initramfs ($KVER, $f)"; else
+			fail "initramfs ($KVER, $f), see $B/dracut-$KVER-$f.log or $B/mkinitramfs-$KVER-$f.log"
+			return 1
+		fi
 	done
 }
 
@@ -251,7 +277,7 @@ cases() {
 		expect_eq "$k-shares: pools = plan" "$(node_pool $k-shares 0 2) $(node_pool $k-shares 1 2)" \
 			"$(rec $k-shares "str(r['nodes'][0]['sizes'][0]['target']) + ' 40'")"
 		expect_eq "$k-shares: status" "$(rec $k-shares "r['status']")" ok
-		expect_eq "$k-shares: threads honoured (auto gives 2)" "$(rec $k-shares "r['threads']")" 3
+		expect_eq "$k-shares: threads honoured (auto gives 2)" "$(rec $k-shares "r['workers']")" 3
 		left_clean "$k-shares"
 	else
 		fail "$k-shares: boot did not finish (see $B/$k-shares.log)"
@@ -357,11 +383,34 @@ cases() {
 		fail "$k-rules: needs build/holdpages and a finished boot (see $B/$k-rules.log)"
 	fi
 
+	# initramfs-tools: the same record, moved with /run; the off switch; bad values;
+	# a run stuck past its deadline stopped by init-bottom
+	pools_case "$k-itools" itools "rd.hugepar.pages=2M:25%@0,2M:40@1 $RES" \
+		"$(rec "$k-shares" "r['nodes'][0]['sizes'][0]['target']" 2>/dev/null)" 40
+	if boot "$k-itools-off" itools "$TWO" "rd.hugepar=off rd.hugepar.pages=2M:40"; then
+		expect_eq "$k-itools-off: disabled, pools untouched" \
+			"$(rec "$k-itools-off" "r['status']") $(node_pool "$k-itools-off" 0 2)" "disabled 0"
+	else
+		fail "$k-itools-off: boot did not finish"
+	fi
+	pools_case "$k-itools-bad" itools "rd.hugepar.timeout=08x rd.hugepar.pages=2M:20,2M:x $RES" 20 20 partial
+	if boot "$k-itools-outlived" itools-test "$TWO" \
+		"rd.hugepar.timeout=1 hugepar.fault=parallel,restore=hang:300000 rd.hugepar.pages=2M:20 $RES"; then
+		pass "$k-itools-outlived: the boot reached the root"
+		left_clean "$k-itools-outlived"
+		expect_eq "$k-itools-outlived: the record says why" \
+			"$(rec $k-itools-outlived "r['status'] + ': ' + r['error']")" \
+			"failed: stopped at the root switch: still running past its deadline"
+	else
+		fail "$k-itools-outlived: boot did not finish (see $B/$k-itools-outlived.log)"
+	fi
+	row "$k-itools-outlived" "stuck past its deadline, initramfs-tools"
+
 	# four nodes, one without CPUs; 1G pages on it (may come out short: truthfully)
 	if boot "$k-four" nosystemd "512:1 512:1 512:1 1536:0" "rd.hugepar.pages=2M:20,1G:1@3 rd.hugepar.reserve=64M"; then
 		pass "$k-four: boot completed"
 		expect_eq "$k-four: 2M pools" "$(for n in 0 1 2 3; do node_pool $k-four $n 2; done | xargs)" "20 20 20 20"
-		expect_eq "$k-four: CPU-less node has no workers" "$(rec $k-four "r['nodes'][3]['threads']")" 0
+		expect_eq "$k-four: CPU-less node has no workers" "$(rec $k-four "r['nodes'][3]['workers']")" 0
 		expect_eq "$k-four: record tells the 1G truth" "$(rec $k-four "r['nodes'][3]['sizes'][1]['achieved']")" \
 			"$(node_pool $k-four 3 3)"
 		left_clean "$k-four"

@@ -78,10 +78,29 @@ expect_eq "conf.d: last in name order wins" "$(jq_py "$OUT/cli-merge.json" "r['s
 expect_eq "conf.d: sources in order" "$(jq_py "$OUT/cli-merge.json" "','.join(x.rsplit('/',1)[-1] for x in r['settings']['sources'])")" "cli.conf,10-a.conf,15-p.conf,20-b.conf"
 expect_eq "per-node override" "$(jq_py "$OUT/cli-merge.json" "[n['sizes'][0]['target'] for n in r['plan']['nodes']]")" "[100, 7]"
 plan --config "$C" --cmdline "rd.hugepar.threads=6 rd.hugepar.pages=2M:50@0" --json >"$OUT/cli-merge2.json" 2>&1
-expect_eq "command line wins" "$(jq_py "$OUT/cli-merge2.json" "r['plan']['threads']")" 6
+expect_eq "command line wins" "$(jq_py "$OUT/cli-merge2.json" "r['plan']['workers']")" 6
 expect_eq "command line entry wins per node" "$(jq_py "$OUT/cli-merge2.json" "[n['sizes'][0]['target'] for n in r['plan']['nodes']]")" "[50, 7]"
 plan --config "$C" --cmdline "rd.hugepar=0" >"$OUT/cli-off.out" 2>&1
 check "off switch shown" grep -q "disabled: nothing will be done" "$OUT/cli-off.out"
+
+# plan says what it read, and when nothing is configured, that and how to configure
+"$HP" plan --sysroot "$FX" --config /dev/null --cmdline "quiet" >"$OUT/cli-none.out" 2>&1
+check "nothing configured: says so" grep -q "^Nothing is configured: no 'pages =' in the settings files" "$OUT/cli-none.out"
+check "settings read: listed" grep -qx "Settings read: /dev/null" "$OUT/cli-none.out"
+
+# status warns when the settings files changed since the run that made the record
+S=$OUT/cli-stale.conf
+rm -rf "$S.d" "$OUT/cli-stale"
+echo "pages = 2M:10" >"$S"
+"$HP" apply --sysroot "$FX" --config "$S" --record-dir "$OUT/cli-stale" --cmdline "rd.hugepar=0" >/dev/null 2>&1
+"$HP" status -d "$OUT/cli-stale" >/dev/null 2>"$OUT/cli-stale.err"
+expect_eq "settings unchanged: no warning" "$(cat "$OUT/cli-stale.err")" ""
+mkdir -p "$S.d" && echo "mode = exact" >"$S.d/10-x.conf"
+"$HP" status -d "$OUT/cli-stale" >/dev/null 2>"$OUT/cli-stale.err"
+check "a file added to .d: warns" grep -qF "warning: $S or $S.d has changed since this run read it" "$OUT/cli-stale.err"
+rm -rf "$S.d" && echo "pages = 2M:20" >"$S"
+"$HP" status -d "$OUT/cli-stale" --json >/dev/null 2>"$OUT/cli-stale.err"
+check "a changed file: warns (also with --json)" grep -qF "build it again (update-initramfs -u, or dracut -f)" "$OUT/cli-stale.err"
 
 # --- hostile input: nothing hangs, nothing is cut without a word ---------------------
 # A FIFO, a link to /dev/zero, a dangling link and a directory named *.conf in conf.d:

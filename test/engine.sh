@@ -188,7 +188,7 @@ machine cpuless "sizes 2048" "release 6.12.0" "node 0 cpus 0-3 mem 8G free 7G" "
 run --method=parallel --cmdline "rd.hugepar.pages=2M:40"
 expect_eq "cpuless: pools" "$(pools)" "40 40"
 expect_eq "cpuless: no workers there, topped up" \
-	"$(field "(r['nodes'][1]['threads'], r['sizes'][0]['topped_up'])")" "(0, 40)"
+	"$(field "(r['nodes'][1]['workers'], r['sizes'][0]['topped_up'])")" "(0, 40)"
 settled cpuless
 
 lines=("sizes 2048" "release 6.12.0")

@@ -33,10 +33,15 @@ rm -rf "$OUT/install"
 if make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
 	for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \
 		usr/share/man/man5/hugepar.conf.5 usr/share/man/man7/dracut-hugepar.7 \
+		usr/share/man/man7/hugepar-initramfs-tools.7 usr/share/initramfs-tools/hooks/hugepar \
+		usr/share/initramfs-tools/scripts/init-premount/hugepar usr/share/doc/hugepar/record.md \
 		"$(pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)/90hugepar/module-setup.sh"; do
 		check "make install: $f" test -e "$OUT/install/${f#/}"
 	done
 	check "binary is static" sh -c "file -L hugepar | grep -q 'statically linked'"
+	make --no-print-directory -s uninstall DESTDIR="$OUT/install" PREFIX=/usr >>"$OUT/install.log" 2>&1
+	expect_eq "make uninstall: only the settings are left" \
+		"$(cd "$OUT/install" && find . -type f | sort)" "./etc/hugepar.conf"
 else
 	fail "make install DESTDIR (see $OUT/install.log)"
 fi
@@ -44,6 +49,7 @@ suite test/golden.sh
 suite test/cli.sh
 suite test/engine.sh
 suite test/live.sh
+suite test/package.sh
 if [ -z "${HUGEPAR_SKIP_BOOT:-}" ] && [ -x test/boot.sh ]; then
 	suite test/boot.sh
 else
