@@ -9,10 +9,11 @@ SYSCONFDIR  ?= /etc
 DRACUTDIR   ?= $(shell pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
 MODULEDIR   := $(DRACUTDIR)/90hugepar
 INITRAMFSDIR ?= $(PREFIX)/share/initramfs-tools
+UNITDIR     ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
 DOCDIR      ?= $(PREFIX)/share/doc/hugepar
 DESTDIR     ?=
 # What the man pages point to.
-DOCS        := doc/record.md doc/threads.md doc/engine.md doc/kernel-notes.md
+DOCS        := doc/record.md doc/threads.md doc/engine.md doc/kernel-notes.md doc/services.md
 ITOOLS      := hooks/hugepar scripts/init-premount/hugepar scripts/init-bottom/hugepar
 MANS        := doc/hugepar.8 doc/hugepar.conf.5 doc/dracut-hugepar.7 doc/hugepar-initramfs-tools.7
 
@@ -30,7 +31,8 @@ HP_CPPFLAGS := -D_GNU_SOURCE $(CPPFLAGS)
 KERNEL_SRCS := src/util.c src/path.c src/fault.c src/hugetlb.c src/journal.c
 PURE_SRCS   := src/topology.c src/settings.c src/plan.c src/result.c src/json.c
 ENGINE_SRCS := src/stop.c src/proc.c src/worker.c src/size.c src/parallel.c src/engine.c
-FRONT_SRCS  := src/report.c src/record.c src/status.c src/waiter.c src/notify.c
+FRONT_SRCS  := src/report.c src/record.c src/status.c src/prometheus.c src/check.c \
+               src/mounts.c src/cmdline.c src/waiter.c src/notify.c
 SRCS        := $(KERNEL_SRCS) $(PURE_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) src/live.c src/main.c
 SIM_SRCS    := src/sim.c src/simcore.c src/simfile.c
 HDRS        := $(wildcard src/*.h)
@@ -157,13 +159,14 @@ install: hugepar
 	install -d $(DESTDIR)$(SYSCONFDIR)/hugepar.conf.d
 	for f in $(MANS); do n=$$(basename $$f); \
 		install -D -m 0644 $$f $(DESTDIR)$(MANDIR)/man$${n##*.}/$$n; done
+	install -D -m 0644 systemd/hugepar-verify.service $(DESTDIR)$(UNITDIR)/hugepar-verify.service
 	install -d $(DESTDIR)$(DOCDIR)/examples
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
-	install -m 0644 config/dracut-hugepar.conf $(DESTDIR)$(DOCDIR)/examples/
+	install -m 0644 config/dracut-hugepar.conf systemd/examples/*.conf $(DESTDIR)$(DOCDIR)/examples/
 
 # Everything install put there but your settings (/etc/hugepar.conf and its .d).
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/hugepar
+	rm -f $(DESTDIR)$(SBINDIR)/hugepar $(DESTDIR)$(UNITDIR)/hugepar-verify.service
 	rm -rf $(DESTDIR)$(MODULEDIR) $(DESTDIR)$(DOCDIR)
 	for f in $(ITOOLS); do rm -f $(DESTDIR)$(INITRAMFSDIR)/$$f; done
 	for f in $(MANS); do n=$$(basename $$f); rm -f $(DESTDIR)$(MANDIR)/man$${n##*.}/$$n; done

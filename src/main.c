@@ -8,6 +8,8 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "check.h"
+#include "cmdline.h"
 #include "engine.h"
 #include "fault.h"
 #include "hugetlb.h"
@@ -37,6 +39,7 @@ enum {
 	EXIT_NO_RECORD = 3,
 	EXIT_BAD_RECORD = 4,
 	EXIT_PARTIAL = 64,
+	EXIT_DRIFT = 65,
 	EXIT_BUSY = 75,
 };
 
@@ -46,7 +49,9 @@ struct ctx {
 	bool config_given;
 	const char *cmdline; /* NULL: read /proc/cmdline */
 	const char *record_dir;
-	bool json;
+	enum hp_format format;
+	bool check;
+	bool from_record;
 	bool simulate;
 	enum hp_method method;
 	struct hp_settings settings;
@@ -67,6 +72,10 @@ static void __attribute__((noreturn)) usage(int rc)
 	    " hugepar wait    [options]  wait for a background apply, bounded by its "
 	    "deadline\n"
 	    " hugepar recover [options]  put back what a killed apply left raised\n"
+	    " hugepar verify  [options]  on the booted system: check the pools against "
+	    "the\n"
+	    "                            record, make the mounts, write the textfile\n"
+	    " hugepar cmdline [options]  print the kernel command line for the same pools\n"
 	    "\nOptions:\n"
 	    " -r, --sysroot DIR       read sysfs and procfs under DIR (default /)\n"
 	    " -c, --config FILE       settings file (default " DEFAULT_CONFIG
@@ -76,11 +85,15 @@ static void __attribute__((noreturn)) usage(int rc)
 	    " -m, --method METHOD     apply: auto, parallel or serial (default auto)\n"
 	    " -d, --record-dir DIR    where the record lives (default " HP_RECORD_DIR
 	    ")\n"
-	    " -J, --json              plan, status: print JSON\n"
+	    " -J, --json              plan, status: print JSON (--format=json)\n"
+	    " -f, --format FORMAT     status: text, json or prometheus\n"
+	    "     --check             status: compare the pools now with the record\n"
+	    "     --from WHAT         cmdline: plan (default) or record\n"
 	    " -h, --help              display this help\n"
 	    " -V, --version           display version\n"
 	    "\nExit status: 0 done, 1 failure, 2 usage error, 3 no record, 4 unreadable\n"
-	    "record, 64 partial, 75 another apply is running.\n"
+	    "record, 64 partial, 65 pools changed since the record, 75 another apply is\n"
+	    "running.\n"
 	    "See hugepar(8) and hugepar.conf(5).\n",
 	    f);
 	exit(rc);
@@ -131,7 +144,7 @@ static int cmd_plan(struct ctx *c)
 {
 	if (load_settings(c) || load_machine(c))
 		return EXIT_FAIL;
-	if (c->json)
+	if (c->format == HP_FORMAT_JSON)
 		report_plan_json(stdout, &c->settings, &c->topo, &c->plan);
 	else
 		report_plan_text(stdout, &c->settings, &c->topo, &c->plan);
@@ -225,21 +238,93 @@ static int cmd_apply(struct ctx *c)
 	return rc;
 }
 
+static int exit_of_record(int status)
+{
+	return status == HP_STATUS_OK || status == HP_STATUS_DISABLED ? EXIT_OK
+	       : status == HP_STATUS_PARTIAL			      ? EXIT_PARTIAL
+								      : EXIT_FAIL;
+}
+
 static int cmd_status(struct ctx *c)
 {
-	switch (record_show(c->record_dir, c->json, c->config_given ? c->config : NULL)) {
-	case HP_STATUS_OK:
-	case HP_STATUS_DISABLED:
-		return EXIT_OK;
-	case HP_STATUS_PARTIAL:
-		return EXIT_PARTIAL;
-	case HP_STATUS_FAILED:
+	struct hp_record r;
+	struct pool_check pc = {0};
+	bool live;
+	int rc = record_load(c->record_dir, &r);
+
+	if (rc)
+		return rc == -ENOENT ? EXIT_NO_RECORD : EXIT_BAD_RECORD;
+	record_check_settings(&r, c->config_given ? c->config : NULL);
+	/* the pools now: for --check, and beside the record in Prometheus' format */
+	live = (c->check || c->format == HP_FORMAT_PROMETHEUS) && topology_read(&c->topo) == 0;
+	if (c->check && !live) {
+		fprintf(stderr, "hugepar: cannot read the pools now: %s\n", c->topo.error);
+		record_unload(&r);
 		return EXIT_FAIL;
-	case -ENOENT:
-		return EXIT_NO_RECORD;
-	default:
-		return EXIT_BAD_RECORD;
 	}
+	if (c->check)
+		pools_compare(&r, &c->topo, stdout, &pc);
+	if (c->format == HP_FORMAT_PROMETHEUS)
+		record_prometheus(stdout, &r, live ? &c->topo : NULL);
+	else if (!c->check || c->format == HP_FORMAT_JSON)
+		record_print(&r, c->format);
+	rc = pc.drift ? EXIT_DRIFT : exit_of_record(r.status);
+	record_unload(&r);
+	return rc;
+}
+
+/* On the booted system (hugepar-verify.service): the pools against the record, the
+ * hugetlbfs mounts, node_exporter's textfile; fails only when on_short = fail says. */
+static int cmd_verify(struct ctx *c)
+{
+	struct hp_record r;
+	struct verify_result vr;
+	bool have;
+	int rc;
+
+	if (load_settings(c))
+		return EXIT_FAIL;
+	rc = record_load(c->record_dir, &r);
+	have = rc == 0;
+	if (topology_read(&c->topo)) {
+		fprintf(stderr, "hugepar: cannot read the pools: %s\n", c->topo.error);
+		if (have)
+			record_unload(&r);
+		return EXIT_FAIL;
+	}
+	rc = verify(&c->settings, have ? &r : NULL, &c->topo, &vr);
+	record_log(vr.pools.shortc || vr.pools.drift || vr.mounts_failed || vr.no_record
+		       ? LOG_WARNING
+		       : LOG_INFO,
+		   "verify: %u cells, %u with fewer pages than asked, %u changed since boot, "
+		   "%u of %u mounts failed%s",
+		   vr.pools.cells, vr.pools.shortc, vr.pools.drift, vr.mounts_failed,
+		   c->settings.nmounts, rc ? "; on_short = fail: failing" : "");
+	if (have)
+		record_unload(&r);
+	return rc ? EXIT_FAIL : EXIT_OK;
+}
+
+/* The kernel command line that would reserve the same pools at boot. */
+static int cmd_cmdline(struct ctx *c)
+{
+	struct hp_record r;
+	int rc;
+
+	if (c->from_record) {
+		rc = record_load(c->record_dir, &r);
+		if (rc)
+			return rc == -ENOENT ? EXIT_NO_RECORD : EXIT_BAD_RECORD;
+		rc = cmdline_from_record(stdout, &r);
+		if (rc)
+			fprintf(stderr, "hugepar: the record in %s has no pools\n", c->record_dir);
+		record_unload(&r);
+		return rc ? EXIT_BAD_RECORD : EXIT_OK;
+	}
+	if (load_settings(c) || load_machine(c))
+		return EXIT_FAIL;
+	cmdline_from_plan(stdout, &c->topo, &c->plan);
+	return c->settings.nproblems ? EXIT_PARTIAL : EXIT_OK;
 }
 
 /* Put back what killed runs left raised; the same as every apply does first. */
@@ -313,6 +398,9 @@ int main(int argc, char **argv)
 	    {"method", required_argument, NULL, 'm'},
 	    {"record-dir", required_argument, NULL, 'd'},
 	    {"json", no_argument, NULL, 'J'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"check", no_argument, NULL, 'C'},
+	    {"from", required_argument, NULL, 'F'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 #ifdef HUGEPAR_TESTING
@@ -326,6 +414,8 @@ int main(int argc, char **argv)
 	} cmds[] = {{"plan", cmd_plan},
 		    {"apply", cmd_apply},
 		    {"status", cmd_status},
+		    {"verify", cmd_verify},
+		    {"cmdline", cmd_cmdline},
 		    {"wait", cmd_wait},
 		    {"recover", cmd_recover}};
 	static struct ctx c; /* large: keep it off the stack */
@@ -334,7 +424,7 @@ int main(int argc, char **argv)
 	c.config = DEFAULT_CONFIG;
 	c.record_dir = HP_RECORD_DIR;
 	c.method = HP_METHOD_AUTO;
-	while ((opt = getopt_long(argc, argv, "r:c:k:m:d:JhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "r:c:k:m:d:Jf:hV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
 			path_set_root(optarg);
@@ -359,7 +449,31 @@ int main(int argc, char **argv)
 			c.record_dir = optarg;
 			break;
 		case 'J':
-			c.json = true;
+			c.format = HP_FORMAT_JSON;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") == 0)
+				c.format = HP_FORMAT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				c.format = HP_FORMAT_JSON;
+			else if (strcmp(optarg, "prometheus") == 0)
+				c.format = HP_FORMAT_PROMETHEUS;
+			else {
+				fprintf(stderr, "hugepar: --format %s: expected text, json or "
+						"prometheus\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'C':
+			c.check = true;
+			break;
+		case 'F':
+			if (strcmp(optarg, "plan") && strcmp(optarg, "record")) {
+				fprintf(stderr, "hugepar: --from %s: expected plan or record\n", optarg);
+				return EXIT_USAGE;
+			}
+			c.from_record = strcmp(optarg, "record") == 0;
 			break;
 		case 'S':
 			c.simulate = true;

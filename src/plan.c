@@ -12,6 +12,32 @@ bool plan_size_parallel(const char *release, uint64_t kb)
 	return kb <= HP_GIGANTIC_KB || release_at_least(release, 6, 19);
 }
 
+/* A mount for a size the kernel does not offer, or not at an absolute path, is a
+ * problem like a bad entry. */
+static void check_mounts(struct hp_settings *s, const struct hp_topology *t)
+{
+	unsigned out = 0;
+
+	for (unsigned i = 0; i < s->nmounts; i++) {
+		struct hp_mount *m = &s->mounts[i];
+		char sz[32];
+
+		format_size_kb(m->size_kb, sz, sizeof(sz));
+		if (topology_size_index(t, m->size_kb) < 0) {
+			settings_problem(s, m->origin, m->key, m->text,
+					 "page size %s is not offered by the kernel", sz);
+			settings_drop_mount(m);
+		} else if (m->path[0] != '/' || strstr(m->path, "/../") || strpbrk(m->path, " \t")) {
+			settings_problem(s, m->origin, m->key, m->text,
+					 "the path must be absolute, without spaces or ..");
+			settings_drop_mount(m);
+		} else {
+			s->mounts[out++] = *m;
+		}
+	}
+	s->nmounts = out;
+}
+
 void plan_check_settings(struct hp_settings *s, const struct hp_topology *t)
 {
 	unsigned out = 0;
@@ -56,6 +82,7 @@ void plan_check_settings(struct hp_settings *s, const struct hp_topology *t)
 			settings_drop_entry(e);
 	}
 	s->nentries = out;
+	check_mounts(s, t);
 }
 
 const char *cut_name(enum hp_cut c)
@@ -80,18 +107,47 @@ static uint64_t share_of(uint64_t total, uint64_t hundredths)
 	return (uint64_t)((unsigned __int128)total * hundredths / 10000);
 }
 
-static uint64_t requested_pages(const struct hp_amount *a, const struct hp_node *nd,
-				uint64_t page_bytes)
+uint64_t plan_granularity(const struct hp_settings *s, const struct hp_node *nd,
+			  uint64_t page_bytes)
+{
+	uint64_t bytes = s->granularity.kind == HP_AMOUNT_PERCENT
+			     ? share_of(nd->mem_basis, s->granularity.value)
+			     : s->granularity.value;
+	uint64_t g = bytes / page_bytes;
+
+	if (g <= 1)
+		return 1;
+	if (s->granularity_auto)
+		g = UINT64_C(1) << (63 - __builtin_clzll(g)); /* a power of two */
+	return g;
+}
+
+static uint64_t round_down(uint64_t v, uint64_t g)
+{
+	return v - v % g;
+}
+
+/* A cell's request: a count or an amount as they are; a share of the node's memory
+ * basis, rounded down to the granularity, so that a basis that moves a little
+ * between boots gives the same count. */
+static void request(struct hp_cell *c, const struct hp_amount *a, const struct hp_node *nd,
+		    uint64_t page_bytes)
 {
 	switch (a->kind) {
 	case HP_AMOUNT_COUNT:
-		return a->value;
+		c->requested = a->value;
+		break;
 	case HP_AMOUNT_BYTES:
-		return a->value / page_bytes;
+		c->requested = a->value / page_bytes;
+		break;
 	case HP_AMOUNT_PERCENT:
-		return share_of(nd->mem_total, a->value) / page_bytes;
+		c->unrounded = share_of(nd->mem_basis, a->value) / page_bytes;
+		c->requested = round_down(c->unrounded, c->granularity);
+		c->rounded = true;
+		return;
 	}
-	return 0;
+	c->rounded = false;
+	c->unrounded = c->requested;
 }
 
 unsigned plan_auto_threads(unsigned ncpus, uint64_t work_bytes)
@@ -151,6 +207,8 @@ static void plan_requests(const struct hp_settings *s, const struct hp_topology 
 
 			c->current = pool_persistent(&t->nodes[n].pool[z]);
 			c->target = c->current;
+			c->granularity =
+			    plan_granularity(s, &t->nodes[n], t->sizes[z].kb * 1024);
 		}
 	/* Entries in order: a later one overrides an earlier one for the same cell. */
 	for (unsigned i = 0; i < s->nentries; i++) {
@@ -165,8 +223,7 @@ static void plan_requests(const struct hp_settings *s, const struct hp_topology 
 			if (!e->all_nodes && !idset_has(&e->nodes, t->nodes[n].id))
 				continue;
 			c->requested_set = true;
-			c->requested =
-			    requested_pages(&e->amount, &t->nodes[n], e->size_kb * 1024);
+			request(c, &e->amount, &t->nodes[n], e->size_kb * 1024);
 		}
 	}
 }
@@ -208,8 +265,12 @@ static void plan_node(const struct hp_settings *s, const struct hp_topology *t,
 		need = c->requested - c->current;
 		maxnew = avail / psz;
 		if (need > maxnew) {
+			/* A cap moves with free memory, boot to boot: round it too. */
 			c->cut = need > nd->mem_free / psz ? HP_CUT_MEMORY : HP_CUT_FLOOR;
-			need = maxnew;
+			c->unrounded = c->current + maxnew;
+			need = round_down(c->unrounded, c->granularity);
+			need = need > c->current ? need - c->current : 0;
+			c->rounded = true;
 		}
 		c->target = c->current + need;
 		avail -= need * psz;

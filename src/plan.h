@@ -23,7 +23,10 @@ struct hp_cell {
 	uint64_t requested;
 	uint64_t target;
 	enum hp_cut cut;
-	unsigned workers; /* concurrent workers for this node and size */
+	unsigned workers;     /* concurrent workers for this node and size */
+	uint64_t granularity; /* pages: shares and caps are rounded down to it */
+	uint64_t unrounded;   /* the share or cap before rounding */
+	bool rounded;	      /* requested or target came from rounding */
 };
 
 struct hp_plan {
@@ -49,6 +52,10 @@ struct hp_plan {
  */
 #define HP_GIGANTIC_KB 4096
 bool plan_size_parallel(const char *release, uint64_t kb);
+
+/* Pages a share or a cap is rounded down to on this node (at least 1). */
+uint64_t plan_granularity(const struct hp_settings *s, const struct hp_node *nd,
+			  uint64_t page_bytes);
 
 /* Drop entries whose size the kernel does not offer or whose nodes do not exist,
  * with a problem for each. */

@@ -98,7 +98,8 @@ static void header(struct json_out *j, const struct full *a, const char *status)
 		strcpy(u.release, "unknown");
 	json_u64(j, "format", HP_RECORD_FORMAT);
 	json_str(j, "version", HUGEPAR_VERSION);
-	json_str(j, "kernel", u.release);
+	/* the kernel whose pools these are (under --sysroot, the tree's) */
+	json_str(j, "kernel", a->t && a->t->release[0] ? a->t->release : u.release);
 	json_str(j, "status", status);
 }
 
@@ -166,6 +167,8 @@ static void body_full(struct json_out *j, const void *arg)
 		json_u64(j, "cpus", t->nodes[n].ncpus);
 		json_u64(j, "mem_total", t->nodes[n].mem_total);
 		json_u64(j, "mem_free", t->nodes[n].mem_free);
+		json_u64(j, "mem_basis", t->nodes[n].mem_basis);
+		json_str(j, "basis_from", t->nodes[n].basis_blocks ? "memory blocks" : "MemTotal");
 		json_u64(j, "floor", a->p->floor[n]);
 		json_u64(j, "workers", a->p->threads[n]);
 		json_open(j, "sizes", '[');
@@ -184,6 +187,11 @@ static void body_full(struct json_out *j, const void *arg)
 			json_u64(j, "target", c->target);
 			json_u64(j, "achieved", cr->achieved);
 			json_u64(j, "workers", c->workers);
+			json_u64(j, "granularity", c->granularity);
+			if (c->rounded)
+				json_u64(j, "unrounded", c->unrounded);
+			else
+				json_null(j, "unrounded");
 			json_u64(j, "ms", cr->ms);
 			json_str(j, "status", status_name(cr->status));
 			json_str(j, "reason", cr->reason);

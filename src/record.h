@@ -4,8 +4,10 @@
 #define HUGEPAR_RECORD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "journal.h"
+#include "json.h"
 #include "plan.h"
 #include "result.h"
 #include "settings.h"
@@ -28,10 +30,25 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 /* One line, "hugepar: " first, to /dev/kmsg at a syslog level and to stdout. */
 void record_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Print the last record as tables, or as it is (JSON), and warn on stderr when the
- * settings files (config, or the record's own when NULL) differ from those the run
- * read. Returns the record's status (enum hp_status), -ENOENT when there is none,
- * -EINVAL when it cannot be read. */
-int record_show(const char *dir, bool json, const char *config);
+/* A record read back. */
+struct hp_record {
+	char *text;
+	struct json_val v;
+	int status; /* enum hp_status */
+};
+
+/* Read dir/status.json: 0, -ENOENT when there is none, -EINVAL when it cannot be
+ * read (said on stderr). */
+int record_load(const char *dir, struct hp_record *r);
+void record_unload(struct hp_record *r);
+
+enum hp_format { HP_FORMAT_TEXT, HP_FORMAT_JSON, HP_FORMAT_PROMETHEUS };
+void record_print(const struct hp_record *r, enum hp_format format);
+/* Warn on stderr when the settings files (config, or the record's own when NULL)
+ * differ from those the run read. */
+void record_check_settings(const struct hp_record *r, const char *config);
+/* The record in Prometheus' text format, with each node's pools now when live is
+ * given (prometheus.c). */
+void record_prometheus(FILE *f, const struct hp_record *r, const struct hp_topology *live);
 
 #endif

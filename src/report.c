@@ -12,10 +12,21 @@ void report_problem_line(FILE *f, const struct hp_problem *p)
 		fprintf(f, "%s: %s\n", p->origin, p->message);
 }
 
+/* The plan's note of a cell: why it was cut, and what was rounded. */
+static void note_for(const struct hp_cell *c, char *buf, size_t len)
+{
+	uint64_t shown = c->cut == HP_CUT_NONE ? c->requested : c->target;
+
+	snprintf(buf, len, "%s", cut_name(c->cut));
+	if (c->rounded && c->unrounded != shown && c->cut != HP_CUT_GROW)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%sfrom %llu, rounded",
+			 buf[0] ? ", " : "", (unsigned long long)c->unrounded);
+}
+
 void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
 		      const struct hp_plan *p)
 {
-	char a[32], b[32], c[32], sz[16];
+	char a[32], b[96], c[32], sz[16];
 
 	fprintf(f, "Topology: %u node%s%s, %u CPUs online, huge page sizes:", t->nnodes,
 		t->nnodes == 1 ? "" : "s", t->numa ? "" : " (no NUMA sysfs)",
@@ -76,12 +87,15 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 					 (unsigned long long)cl->requested);
 			else
 				strcpy(a, "-");
+			note_for(cl, b, sizeof(b));
 			fprintf(f, "%-6u %-5s %10llu %10s %10llu %+10lld %8u  %s\n",
 				t->nodes[n].id, sz, (unsigned long long)cl->current, a,
-				(unsigned long long)cl->target, change, cl->workers,
-				cut_name(cl->cut));
+				(unsigned long long)cl->target, change, cl->workers, b);
 		}
 	}
+	for (unsigned i = 0; i < s->nmounts; i++)
+		fprintf(f, "%sMount (hugepar verify, on the booted system): %s\n", i ? "" : "\n",
+			s->mounts[i].text);
 	if (s->nproblems) {
 		fprintf(f, "\nProblems (%u):\n", s->nproblems);
 		for (unsigned i = 0; i < s->nproblems; i++) {
@@ -105,6 +119,22 @@ void report_settings_json(struct json_out *j, const struct hp_settings *s)
 	else
 		json_str(j, "threads", "auto");
 	json_u64(j, "timeout_ms", s->timeout_ms);
+	if (s->granularity_auto)
+		json_str(j, "granularity", "auto");
+	else {
+		amount_format(&s->granularity, buf, sizeof(buf));
+		json_str(j, "granularity", buf);
+	}
+	json_str(j, "on_short", on_short_name(s->on_short));
+	json_str(j, "textfile", s->textfile ? s->textfile : "none");
+	json_open(j, "mounts", '[');
+	for (unsigned i = 0; i < s->nmounts; i++) {
+		json_open(j, NULL, '{');
+		json_str(j, "mount", s->mounts[i].text);
+		json_str(j, "origin", s->mounts[i].origin);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
 	json_open(j, "pages", '[');
 	for (unsigned i = 0; i < s->nentries; i++) {
 		json_open(j, NULL, '{');
@@ -165,6 +195,8 @@ void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topo
 		json_bool(&j, "has_memory", nd->has_memory);
 		json_u64(&j, "mem_total", nd->mem_total);
 		json_u64(&j, "mem_free", nd->mem_free);
+		json_u64(&j, "mem_basis", nd->mem_basis);
+		json_str(&j, "basis_from", nd->basis_blocks ? "memory blocks" : "MemTotal");
 		json_close(&j, '}');
 	}
 	json_close(&j, ']');
@@ -196,6 +228,11 @@ void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topo
 			json_u64(&j, "target", c->target);
 			json_u64(&j, "workers", c->workers);
 			json_str(&j, "cut", cut_name(c->cut));
+			json_u64(&j, "granularity", c->granularity);
+			if (c->rounded)
+				json_u64(&j, "unrounded", c->unrounded);
+			else
+				json_null(&j, "unrounded");
 			json_close(&j, '}');
 		}
 		json_close(&j, ']');

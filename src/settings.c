@@ -20,11 +20,31 @@ void settings_init(struct hp_settings *s)
 	s->timeout_ms = HP_DEFAULT_TIMEOUT;
 	s->mode = HP_MODE_GROW;
 	s->digest = FNV1A64_INIT;
+	s->granularity_auto = true;
+	s->granularity.kind = HP_AMOUNT_PERCENT;
+	s->granularity.value = HP_AUTO_GRANULARITY;
+	s->on_short = HP_SHORT_CONTINUE;
+	s->textfile = strdup(HP_DEFAULT_TEXTFILE);
+}
+
+const char *on_short_name(enum hp_on_short o)
+{
+	return o == HP_SHORT_FAIL ? "fail" : "continue";
 }
 
 void settings_digest(const struct hp_settings *s, char *buf, size_t len)
 {
 	snprintf(buf, len, "fnv1a64:%016llx", (unsigned long long)s->digest);
+}
+
+void settings_drop_mount(struct hp_mount *m)
+{
+	free(m->path);
+	free(m->owner);
+	free(m->group);
+	free(m->text);
+	free(m->origin);
+	free(m->key);
 }
 
 void settings_drop_entry(struct hp_entry *e)
@@ -46,6 +66,10 @@ void settings_free(struct hp_settings *s)
 	}
 	for (unsigned i = 0; i < s->nsources; i++)
 		free(s->sources[i]);
+	for (unsigned i = 0; i < s->nmounts; i++)
+		settings_drop_mount(&s->mounts[i]);
+	free(s->mounts);
+	free(s->textfile);
 	free(s->config);
 	free(s->entries);
 	free(s->problems);
@@ -305,6 +329,94 @@ static void set_reserve(struct hp_settings *s, const char *key, const char *valu
 		s->reserve = a;
 }
 
+/* "SIZE:PATH[,owner=U][,group=G][,mode=OCTAL]" */
+static int parse_mount(char *buf, struct hp_mount *m, char *why, size_t wlen)
+{
+	char *colon = strchr(buf, ':'), *opt, *save = NULL;
+	uint64_t bytes, mode;
+
+	if (!colon || colon[1] != '/') {
+		snprintf(why, wlen, "expected SIZE:/PATH[,owner=U][,group=G][,mode=OCTAL]");
+		return -EINVAL;
+	}
+	*colon = '\0';
+	if (parse_bytes(buf, &bytes) || bytes < 1024 || bytes % 1024) {
+		snprintf(why, wlen, "page size '%.32s' is malformed", buf);
+		return -EINVAL;
+	}
+	m->size_kb = bytes / 1024;
+	opt = strchr(colon + 1, ',');
+	if (opt)
+		*opt++ = '\0';
+	m->path = strdup(colon + 1);
+	for (char *o = opt ? strtok_r(opt, ",", &save) : NULL; o; o = strtok_r(NULL, ",", &save)) {
+		if (strncmp(o, "owner=", 6) == 0 && o[6]) {
+			free(m->owner);
+			m->owner = strdup(o + 6);
+		} else if (strncmp(o, "group=", 6) == 0 && o[6]) {
+			free(m->group);
+			m->group = strdup(o + 6);
+		} else if (strncmp(o, "mode=", 5) == 0 && parse_octal(o + 5, &mode) == 0 &&
+			   mode <= 07777) {
+			m->mode = (unsigned)mode;
+			m->has_mode = true;
+		} else {
+			snprintf(why, wlen, "option '%.32s': expected owner=, group= or mode=OCTAL", o);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void add_mount(struct hp_settings *s, const char *key, const char *value,
+		      const char *origin)
+{
+	struct hp_mount m = {0};
+	char why[160], *buf = strdup(value);
+
+	if (!buf) {
+		s->failed = true;
+		return;
+	}
+	if (parse_mount(buf, &m, why, sizeof(why))) {
+		settings_problem(s, origin, key, value, "%s", why);
+	} else if (grow(s, (void **)&s->mounts, s->nmounts, sizeof(m))) {
+		m.text = strdup(value);
+		m.origin = strdup(origin);
+		m.key = strdup(key);
+		s->mounts[s->nmounts++] = m;
+		m = (struct hp_mount){0};
+	}
+	free(m.path);
+	free(m.owner);
+	free(m.group);
+	free(buf);
+}
+
+static void set_granularity(struct hp_settings *s, const char *key, const char *value,
+			    const char *origin)
+{
+	struct hp_amount a;
+	int rc;
+
+	if (strcmp(value, "auto") == 0) {
+		s->granularity_auto = true;
+		s->granularity.kind = HP_AMOUNT_PERCENT;
+		s->granularity.value = HP_AUTO_GRANULARITY;
+		return;
+	}
+	rc = parse_amount(value, &a);
+	if (!rc && a.kind == HP_AMOUNT_COUNT)
+		rc = -EINVAL; /* pages differ by size: a size or a share */
+	if (rc || (a.kind == HP_AMOUNT_BYTES && a.value == 0))
+		settings_problem(s, origin, key, value,
+				 "expected 'auto', a size like 1G or a share like 2%%");
+	else {
+		s->granularity = a;
+		s->granularity_auto = false;
+	}
+}
+
 void settings_set(struct hp_settings *s, const char *key, const char *value,
 		  const char *origin, bool cmdline)
 {
@@ -352,6 +464,24 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 			    "expected seconds, more than 0 and at most 3600");
 		else
 			s->timeout_ms = v;
+	} else if (strcmp(k, "granularity") == 0) {
+		set_granularity(s, key, value, origin);
+	} else if (strcmp(k, "on_short") == 0) {
+		if (strcmp(value, "continue") == 0)
+			s->on_short = HP_SHORT_CONTINUE;
+		else if (strcmp(value, "fail") == 0)
+			s->on_short = HP_SHORT_FAIL;
+		else
+			settings_problem(s, origin, key, value, "expected 'continue' or 'fail'");
+	} else if (strcmp(k, "mount") == 0) {
+		add_mount(s, key, value, origin);
+	} else if (strcmp(k, "textfile") == 0) {
+		if (strcmp(value, "none") && value[0] != '/') {
+			settings_problem(s, origin, key, value, "expected an absolute path or 'none'");
+		} else {
+			free(s->textfile);
+			s->textfile = strcmp(value, "none") ? strdup(value) : NULL;
+		}
 	} else if (strcmp(k, "mode") == 0) {
 		if (strcmp(value, "grow") == 0)
 			s->mode = HP_MODE_GROW;

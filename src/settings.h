@@ -45,6 +45,19 @@ struct hp_problem {
 };
 
 enum hp_mode { HP_MODE_GROW, HP_MODE_EXACT };
+enum hp_on_short { HP_SHORT_CONTINUE, HP_SHORT_FAIL };
+
+/* A hugetlbfs mount for a page size, made by `hugepar verify` on the booted system. */
+struct hp_mount {
+	uint64_t size_kb;
+	char *path;
+	char *owner, *group; /* names or numbers, or NULL */
+	unsigned mode;	     /* of the mount's root */
+	bool has_mode;
+	char *text;	     /* as written */
+	char *origin;
+	char *key;	     /* "mount" or "rd.hugepar.mount" */
+};
 
 struct hp_settings {
 	bool enabled;
@@ -52,6 +65,15 @@ struct hp_settings {
 	unsigned threads;	  /* 0: auto */
 	uint64_t timeout_ms;
 	enum hp_mode mode;
+	/* Shares and caps are rounded down to this, per node and size (stable counts
+	 * across boots); granularity_auto: a power of two of pages, about
+	 * HP_AUTO_GRANULARITY of the node's memory. */
+	struct hp_amount granularity;
+	bool granularity_auto;
+	enum hp_on_short on_short;
+	unsigned nmounts;
+	struct hp_mount *mounts;
+	char *textfile; /* node_exporter's textfile; NULL: none */
 	unsigned nentries;
 	struct hp_entry *entries;
 	unsigned nproblems;
@@ -64,6 +86,8 @@ struct hp_settings {
 };
 
 #define HP_DEFAULT_RESERVE (UINT64_C(512) << 20)
+#define HP_AUTO_GRANULARITY 200 /* hundredths of a percent: 2% */
+#define HP_DEFAULT_TEXTFILE "/var/lib/prometheus/node-exporter/hugepar.prom"
 #define HP_DEFAULT_TIMEOUT 60000
 #define HP_MAX_TIMEOUT_MS  (UINT64_C(3600) * 1000)
 #define HP_MAX_THREADS	   4096
@@ -98,14 +122,16 @@ void settings_load_cmdline(struct hp_settings *s, const char *cmdline);
 void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 				const char *origin);
 
-/* Free an entry taken out of s->entries. */
+/* Free an entry or a mount taken out of s->entries or s->mounts. */
 void settings_drop_entry(struct hp_entry *e);
+void settings_drop_mount(struct hp_mount *m);
 
 void settings_problem(struct hp_settings *s, const char *origin, const char *key,
 		      const char *value, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
 const char *mode_name(enum hp_mode m);
+const char *on_short_name(enum hp_on_short o);
 /* "2M:512", "1G:64G", "2M:50%" form of an amount. */
 void amount_format(const struct hp_amount *a, char *buf, size_t len);
 

@@ -146,9 +146,9 @@ static void show_notes(const struct json_val *v)
 
 /* Whether the settings files a record's run used are still what they are now; the
  * initramfs holds copies made when it was built, so a change needs a new one. */
-static void check_settings(const struct json_val *v, const char *config)
+void record_check_settings(const struct hp_record *r, const char *config)
 {
-	const struct json_val *set = json_get(v, "settings");
+	const struct json_val *set = json_get(&r->v, "settings");
 	const char *used = json_get_str(set, "digest");
 	struct hp_settings now;
 	char digest[64];
@@ -169,50 +169,61 @@ static void check_settings(const struct json_val *v, const char *config)
 	settings_free(&now);
 }
 
-int record_show(const char *dir, bool json, const char *config)
+int record_load(const char *dir, struct hp_record *r)
 {
 	char file[4096];
-	struct json_val v;
-	char *text;
-	uint64_t boot;
-	int status;
 
+	memset(r, 0, sizeof(*r));
 	if (xsnprintf(file, sizeof(file), "%s/%s", dir, HP_RECORD_FILE))
 		return -ENAMETOOLONG;
-	text = slurp(file);
-	if (!text) {
+	r->text = slurp(file);
+	if (!r->text) {
 		int rc = errno == ENOENT ? -ENOENT : -EINVAL;
 
 		fprintf(stderr, "hugepar: no record in %s: %s\n", dir, strerror(errno));
 		return rc;
 	}
-	if (json_parse(text, &v) ||
-	    (status = status_of(json_get_str(&v, "status"))) < 0) {
+	if (json_parse(r->text, &r->v) ||
+	    (r->status = status_of(json_get_str(&r->v, "status"))) < 0) {
 		fprintf(stderr, "hugepar: %s is not a valid record\n", file);
-		free(text);
+		free(r->text);
+		r->text = NULL;
 		return -EINVAL;
 	}
-	check_settings(&v, config);
-	if (json) {
-		fputs(text, stdout);
-		free(text);
-		json_free(&v);
-		return status;
+	return 0;
+}
+
+void record_unload(struct hp_record *r)
+{
+	if (r->text)
+		json_free(&r->v);
+	free(r->text);
+	memset(r, 0, sizeof(*r));
+}
+
+void record_print(const struct hp_record *r, enum hp_format format)
+{
+	const struct json_val *v = &r->v;
+	uint64_t boot;
+
+	if (format == HP_FORMAT_JSON) {
+		fputs(r->text, stdout);
+		return;
 	}
-	free(text);
-	boot = json_get_num(&v, "started_boot_ms");
+	if (format == HP_FORMAT_PROMETHEUS) {
+		record_prometheus(stdout, r, NULL);
+		return;
+	}
+	boot = json_get_num(v, "started_boot_ms");
 	printf("hugepar %s on Linux %s: %s in %llu ms, started %llu.%03llu s after boot, "
 	       "%llu workers\n",
-	       json_get_str(&v, "version"), json_get_str(&v, "kernel"),
-	       json_get_str(&v, "status"),
-	       (unsigned long long)json_get_num(&v, "duration_ms"),
+	       json_get_str(v, "version"), json_get_str(v, "kernel"),
+	       json_get_str(v, "status"), (unsigned long long)json_get_num(v, "duration_ms"),
 	       (unsigned long long)boot / 1000, (unsigned long long)boot % 1000,
-	       (unsigned long long)json_get_num(&v, "workers"));
-	if (json_get_str(&v, "error")[0])
-		printf("error: %s\n", json_get_str(&v, "error"));
-	show_notes(&v);
-	show_sizes(json_get(&v, "sizes"));
-	show_nodes(json_get(&v, "nodes"));
-	json_free(&v);
-	return status;
+	       (unsigned long long)json_get_num(v, "workers"));
+	if (json_get_str(v, "error")[0])
+		printf("error: %s\n", json_get_str(v, "error"));
+	show_notes(v);
+	show_sizes(json_get(v, "sizes"));
+	show_nodes(json_get(v, "nodes"));
 }

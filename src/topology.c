@@ -119,6 +119,53 @@ static int read_nodes(struct hp_topology *t, const struct hp_idset *online)
 	return 0;
 }
 
+/* Memory blocks under DIR (memoryN entries), or 0. */
+static unsigned count_blocks(const char *dir)
+{
+	DIR *d = path_opendir("%s", dir);
+	struct dirent *de;
+	unsigned n = 0;
+	uint64_t id;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		if (strncmp(de->d_name, "memory", 6) == 0 && parse_u64(de->d_name + 6, &id) == 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * What shares are of: MemTotal moves by a few MiB between boots and kernels (what the
+ * kernel keeps for itself), so a share of it can give another count each boot. The
+ * memory blocks of a node (/sys/devices/system/memory, block_size_bytes each) are
+ * the installed memory and do not move; take them where the kernel has them.
+ */
+static void read_basis(struct hp_topology *t)
+{
+	char buf[64];
+	uint64_t bs = 0;
+
+	if (path_read(buf, sizeof(buf), "/sys/devices/system/memory/block_size_bytes") ||
+	    parse_hex(strtrim(buf), &bs))
+		bs = 0;
+	for (unsigned i = 0; i < t->nnodes; i++) {
+		struct hp_node *nd = &t->nodes[i];
+		char dir[96];
+		unsigned blocks;
+
+		if (t->numa)
+			snprintf(dir, sizeof(dir), NODE_DIR "/node%u", nd->id);
+		else
+			snprintf(dir, sizeof(dir), "/sys/devices/system/memory");
+		blocks = bs ? count_blocks(dir) : 0;
+		nd->basis_blocks = blocks && nd->has_memory && mul_u64(blocks, bs, &nd->mem_basis);
+		if (!nd->basis_blocks)
+			nd->mem_basis = nd->mem_total;
+	}
+}
+
 /*
  * Kernels that initialise struct pages lazily after boot count only the initialised
  * part in a node's meminfo, while /proc/meminfo counts it all (see doc/kernel-notes.md).
@@ -208,6 +255,7 @@ int topology_read(struct hp_topology *t)
 			return fail(t, rc, "/proc/meminfo");
 		t->nodes[0].has_memory = t->nodes[0].mem_total > 0;
 	}
+	read_basis(t);
 	return topology_read_pools(t);
 }
 

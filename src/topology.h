@@ -17,6 +17,10 @@ struct hp_node {
 	struct hp_idset *cpus; /* those CPUs */
 	uint64_t mem_total;    /* bytes */
 	uint64_t mem_free;     /* bytes */
+	/* What shares are of: the node's memory blocks (installed memory, which does
+	 * not move between boots), or mem_total where the kernel shows none. */
+	uint64_t mem_basis;
+	bool basis_blocks;
 	bool has_memory;
 	struct hp_pool pool[HP_MAX_SIZES]; /* indexed like hp_topology.sizes */
 };

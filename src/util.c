@@ -91,6 +91,46 @@ int parse_u64(const char *str, uint64_t *out)
 	return 0;
 }
 
+int parse_octal(const char *str, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*str)
+		return -EINVAL;
+	for (const char *p = str; *p; p++) {
+		if (*p < '0' || *p > '7')
+			return -EINVAL;
+		if (v >> 60)
+			return -ERANGE;
+		v = v << 3 | (uint64_t)(*p - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_hex(const char *str, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = str;
+
+	if (strncmp(p, "0x", 2) == 0)
+		p += 2;
+	if (!isxdigit((unsigned char)*p))
+		return -EINVAL;
+	for (; *p; p++) {
+		unsigned d;
+
+		if (!isxdigit((unsigned char)*p))
+			return -EINVAL;
+		d = isdigit((unsigned char)*p) ? *p - '0' : tolower((unsigned char)*p) - 'a' + 10;
+		if (v >> 60)
+			return -ERANGE;
+		v = v << 4 | d;
+	}
+	*out = v;
+	return 0;
+}
+
 int parse_idlist(const char *str, unsigned limit, struct hp_idset *out)
 {
 	const char *p = str;

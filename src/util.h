@@ -42,6 +42,11 @@ int parse_idlist(const char *str, unsigned limit, struct hp_idset *out);
 /* Decimal unsigned integer, whole string, no sign, no overflow. */
 int parse_u64(const char *str, uint64_t *out);
 
+/* An octal number ("0770", "1777"). */
+int parse_octal(const char *str, uint64_t *out);
+/* A hexadecimal number, with or without 0x (sysfs writes block_size_bytes so). */
+int parse_hex(const char *str, uint64_t *out);
+
 /* A memory amount in bytes: "512", "64K", "2M", "1G", "1T", "1P" with optional "B" or
  * "iB" (binary multiples), or "kB" as sysfs writes it. Result must fit in 64 bits. */
 int parse_bytes(const char *str, uint64_t *out);

@@ -127,6 +127,7 @@ make_root() {
 	printf 'NAME=hugepar-test\nID=hugepar-test\n' >"$r/etc/os-release"
 	cp "$TOP/bench/guest.sh" "$r/bench.sh"
 	cp "$TOP/test/guest-rules.sh" "$r/rules.sh"
+	cp "$TOP/test/guest-after.sh" "$r/after.sh"
 	cat >"$r/sbin/init" <<'INIT'
 #!/bin/sh
 # The real root: report what the initramfs left, then power off.
@@ -135,6 +136,7 @@ mount -t sysfs sys /sys 2>/dev/null
 echo "RUNNING $(pidof hugepar hugepar-test)"
 grep -q bench.pages= /proc/cmdline && sh /bench.sh
 grep -q boot.rules /proc/cmdline && sh /rules.sh
+grep -q boot.after /proc/cmdline && sh /after.sh
 if grep -q boot.misplace /proc/cmdline; then
 	# the test build runs every worker on the wrong node: reconcile must fix it
 	HUGEPAR_FAULT=misplace /usr/sbin/hugepar-test apply --config /dev/null --record-dir /tmp/mp \
@@ -405,6 +407,29 @@ cases() {
 		fail "$k-itools-outlived: boot did not finish (see $B/$k-itools-outlived.log)"
 	fi
 	row "$k-itools-outlived" "stuck past its deadline, initramfs-tools"
+
+	# after the switch: hugepar verify (mounts, textfile, on_short), status --check,
+	# the Prometheus text, the kernel command line (dracut and initramfs-tools)
+	for t in nosystemd itools; do
+		local a=$k-after-$t
+		if boot "$a" "$t" "$TWO" "rd.hugepar.pages=2M:20 $RES boot.after"; then
+			tr -d '\r' <"$B/$a.log" | sed -n '/^PROM-BEGIN/,/^PROM-END/p' | sed '1d;$d' >"$B/$a.prom"
+			expect_eq "$a: verify" "$(line $a VERIFY-RC)" 0
+			check "$a: hugetlbfs for 2M, mode 1770" sh -c "tr -d '\r' <'$B/$a.log' | grep -q '^MOUNT hugetlbfs /dev/hugepages2M hugetlbfs .*pagesize=2M.*mode=1770'"
+			check "$a: hugetlbfs for 1G" sh -c "tr -d '\r' <'$B/$a.log' | grep -q '^MOUNT hugetlbfs /mnt/huge1G hugetlbfs .*pagesize=1024M'"
+			if /usr/bin/python3 "$TOP/test/check-prometheus.py" "$B/$a.prom" >"$B/$a.prom.txt" 2>&1; then
+				check "$a: the textfile: achieved and live pages" sh -c \
+					"grep -qx 'hugepar_achieved_pages{node=1,size=2M} 20' '$B/$a.prom.txt' && grep -qx 'hugepar_live_pages{node=1,size=2M} 20' '$B/$a.prom.txt'"
+			else
+				fail "$a: the textfile does not parse: $(tail -1 "$B/$a.prom.txt")"
+			fi
+			expect_eq "$a: the kernel command line" "$(line $a CMDLINE)" "hugepagesz=2M hugepages=0:20,1:20"
+			expect_eq "$a: pages lost: status --check, verify with on_short = fail" \
+				"$(line $a CHECK-RC) $(line $a VERIFY2-RC)" "65 1"
+		else
+			fail "$a: boot did not finish (see $B/$a.log)"
+		fi
+	done
 
 	# four nodes, one without CPUs; 1G pages on it (may come out short: truthfully)
 	if boot "$k-four" nosystemd "512:1 512:1 512:1 1536:0" "rd.hugepar.pages=2M:20,1G:1@3 rd.hugepar.reserve=64M"; then

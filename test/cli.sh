@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 HP=$TOP/hugepar
+SIMCTL=$TOP/build/simctl
 FX=$OUT/fixtures/cli
 "$TOP/test/mkfixture.sh" "$TOP/test/machines/2n-144cpu.desc" "$FX"
 plan() { "$HP" plan --sysroot "$FX" "$@"; }
@@ -101,6 +102,62 @@ check "a file added to .d: warns" grep -qF "warning: $S or $S.d has changed sinc
 rm -rf "$S.d" && echo "pages = 2M:20" >"$S"
 "$HP" status -d "$OUT/cli-stale" --json >/dev/null 2>"$OUT/cli-stale.err"
 check "a changed file: warns (also with --json)" grep -qF "build it again (update-initramfs -u, or dracut -f)" "$OUT/cli-stale.err"
+
+# --- after the boot: the kernel command line, Prometheus, --check, verify ---------
+HPT=$TOP/hugepar-test
+FXS=$OUT/fixtures/cli-sim
+printf '%s\n' "sizes 2048 1048576" "release 6.12.0" "node 0 cpus 0-1 mem 8G free 7G" \
+	"node 1 cpus 2-3 mem 8G free 7G" >"$OUT/cli-sim.desc"
+"$TOP/test/mkfixture.sh" "$OUT/cli-sim.desc" "$FXS"
+R=$OUT/cli-sim-rec
+sim() { "$HPT" --sysroot "$FXS" --simulate "$@"; }
+sim apply --config /dev/null -d "$R" --cmdline "rd.hugepar.pages=2M:100,1G:1@1" >/dev/null 2>&1
+expect_eq "cmdline from the record" "$(sim cmdline --from record -d "$R")" \
+	"hugepagesz=1G hugepages=1:1 hugepagesz=2M hugepages=0:100,1:100"
+expect_eq "cmdline from the plan" \
+	"$("$HP" cmdline --sysroot "$FX" --config /dev/null --cmdline "rd.hugepar.pages=2M:64G@0,1G:16@1")" \
+	"hugepagesz=1G hugepages=1:16 hugepagesz=2M hugepages=0:32768"
+sim status -d "$R" --format=prometheus >"$OUT/cli.prom"
+if /usr/bin/python3 "$TOP/test/check-prometheus.py" "$OUT/cli.prom" >"$OUT/cli.prom.txt" 2>&1; then
+	pass "prometheus: parsed by the Prometheus client's parser"
+	for want in "hugepar_achieved_pages{node=0,size=2M} 100" "hugepar_requested_pages{node=1,size=1G} 1" \
+		"hugepar_live_pages{node=1,size=2M} 100" "hugepar_run_status{status=ok} 1" \
+		"hugepar_cell_status{node=0,size=2M,status=ok} 1" "hugepar_info{kernel=6.12.0,version=$("$HP" --version | cut -d' ' -f2)} 1"; do
+		check "prometheus: $want" grep -qxF "$want" "$OUT/cli.prom.txt"
+	done
+else
+	fail "prometheus: the parser refused it: $(tail -1 "$OUT/cli.prom.txt")"
+fi
+sim status -d "$R" --check >"$OUT/cli-check.out"
+expect_eq "status --check: as recorded, exit 0" "$?" 0
+"$SIMCTL" "$FXS" write 2048 0 40
+sim status -d "$R" --check >"$OUT/cli-check.out"
+expect_eq "status --check: pages lost since, exit 65" "$?" 65
+check "status --check: says where" grep -qF "node 0 2M: 40 pages now, 100 when the run ended" "$OUT/cli-check.out"
+mkdir -p "$OUT/cli-textfile"
+rm -f "$OUT/cli-textfile/h.prom"
+sim verify -d "$R" --config /dev/null --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.textfile=$OUT/cli-textfile/h.prom" >"$OUT/cli-verify.out"
+expect_eq "verify, on_short = continue: short but exit 0" "$?" 0
+check "verify: says what is short" grep -qF "node 0 2M: 40 of 100 pages asked for" "$OUT/cli-verify.out"
+expect_eq "verify: the textfile, 0644" "$(stat -c %a "$OUT/cli-textfile/h.prom")" 644
+check "verify: the textfile parses" sh -c "/usr/bin/python3 '$TOP/test/check-prometheus.py' '$OUT/cli-textfile/h.prom' >/dev/null"
+sim verify -d "$R" --config /dev/null --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.on_short=fail" >/dev/null
+expect_eq "verify, on_short = fail: exit 1" "$?" 1
+"$SIMCTL" "$FXS" write 2048 0 100
+sim verify -d "$R" --config /dev/null --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.on_short=fail" >/dev/null
+expect_eq "verify, on_short = fail, nothing short: exit 0" "$?" 0
+sim verify -d "$OUT/no-record" --config /dev/null --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.on_short=fail" >"$OUT/cli-verify.out" 2>&1
+expect_eq "verify, pages configured but no record, on_short = fail: exit 1" "$?" 1
+sim verify -d "$OUT/no-record" --config /dev/null --cmdline "" >/dev/null 2>&1
+expect_eq "verify, nothing configured and no record: exit 0" "$?" 0
+"$HP" plan --sysroot "$FX" --config /dev/null --cmdline "rd.hugepar.on_short=maybe rd.hugepar.granularity=7 rd.hugepar.mount=2M:rel rd.hugepar.mount=3M:/x rd.hugepar.textfile=rel" >/dev/null 2>"$OUT/cli-after.err"
+for want in "rd.hugepar.on_short=maybe: expected 'continue' or 'fail'" \
+	"rd.hugepar.granularity=7: expected 'auto', a size like 1G or a share like 2%" \
+	"rd.hugepar.mount=2M:rel: expected SIZE:/PATH[,owner=U][,group=G][,mode=OCTAL]" \
+	"rd.hugepar.mount=3M:/x: page size 3M is not offered by the kernel" \
+	"rd.hugepar.textfile=rel: expected an absolute path or 'none'"; do
+	check "after-boot settings: $want" grep -qF "$want" "$OUT/cli-after.err"
+done
 
 # --- hostile input: nothing hangs, nothing is cut without a word ---------------------
 # A FIFO, a link to /dev/zero, a dangling link and a directory named *.conf in conf.d:

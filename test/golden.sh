@@ -31,6 +31,15 @@ run_golden() { # BIN LABEL
 }
 
 run_golden "$TOP/hugepar" plan
+
+# Pairs of machines that differ as two boots of one machine do (NAME-a, NAME-b): the
+# same targets on every node and size.
+for a in "$TOP"/test/machines/*-a.desc; do
+	n=$(basename "$a" -a.desc)
+	[ -f "$TOP/test/machines/$n-b.desc" ] || continue
+	t() { jq_py "$OUT/golden-plan-$1.json" "[[c['target'] for c in x['sizes']] for x in r['plan']['nodes']]"; }
+	expect_eq "two boots of $n: the same targets" "$(t "$n-a")" "$(t "$n-b")"
+done
 if [ -z "${HUGEPAR_SKIP_SAN:-}" ] && [ -x "$TOP/build/hugepar-san" ]; then
 	run_golden "$TOP/build/hugepar-san" sanitizers
 fi

@@ -21,6 +21,7 @@ for d in "$H"/hugepages-*; do
 	SAVED_OC[$d]=$(cat "$d/nr_overcommit_hugepages")
 done
 restore() {
+	umount "$OUT/mnt/hp-2M" "$OUT/mnt/tmp" 2>/dev/null
 	for d in "${!SAVED_NR[@]}"; do
 		# gigantic sizes refuse any overcommit write on older kernels: only if changed
 		[ "$(cat "$d/nr_overcommit_hugepages")" = "${SAVED_OC[$d]}" ] ||
@@ -206,7 +207,26 @@ expect_eq "next run: put it back" "$(field "[(x['size'], x['overcommit_put_back'
 expect_eq "next run: pools" "$(pools)" "$(each 256)"
 consistent "next run"
 
-# 15. the engine once under AddressSanitizer and UBSan
+# 15. hugepar verify makes a hugetlbfs mount per size, once; a path taken by another
+# file system is a failure it names
+M2=$OUT/mnt/hp-2M
+umount "$M2" "$OUT/mnt/tmp" 2>/dev/null
+rm -rf "${OUT:?}/mnt"
+"$HP" verify -d "$REC" --config /dev/null \
+	--cmdline "rd.hugepar.mount=2M:$M2,mode=1770,group=0 rd.hugepar.textfile=none" >"$OUT/live-verify.log" 2>&1
+expect_eq "verify: exit 0" $? 0
+check "verify: hugetlbfs for 2M at $M2" sh -c "grep -q '^hugetlbfs $M2 hugetlbfs .*pagesize=2M' /proc/mounts"
+expect_eq "verify: its root's mode" "$(stat -c %a "$M2")" 1770
+"$HP" verify -d "$REC" --config /dev/null --cmdline "rd.hugepar.mount=2M:$M2 rd.hugepar.textfile=none" >"$OUT/live-verify2.log" 2>&1
+check "verify again: mounted already, not twice" sh -c "grep -q 'mounted already' '$OUT/live-verify2.log' && [ \$(grep -c ' $M2 ' /proc/mounts) = 1 ]"
+mkdir -p "$OUT/mnt/tmp" && mount -t tmpfs none "$OUT/mnt/tmp"
+"$HP" verify -d "$REC" --config /dev/null \
+	--cmdline "rd.hugepar.mount=2M:$OUT/mnt/tmp rd.hugepar.textfile=none rd.hugepar.on_short=fail" >"$OUT/live-verify3.log" 2>&1
+expect_eq "verify, a path taken by tmpfs, on_short = fail: exit 1" $? 1
+check "verify: names it" grep -q "already a mount of tmpfs" "$OUT/live-verify3.log"
+umount "$M2" "$OUT/mnt/tmp"
+
+# 16. the engine once under AddressSanitizer and UBSan
 if [ -x "$TOP/build/hugepar-san" ] && [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
 	empty
 	rm -rf "$REC"

@@ -7,9 +7,11 @@
 # Description lines ('#' starts a comment):
 #   online LIST                      online CPUs (default: every node's CPUs)
 #   sizes KB...                      huge page sizes offered (none: no hugetlb)
-#   node ID cpus LIST mem SIZE free SIZE [pool KB:NR[:FREE[:SURPLUS]]...]
+#   node ID cpus LIST mem SIZE free SIZE [blocks=N] [pool KB:NR[:FREE[:SURPLUS]]...]
 #                                    a NUMA node; LIST may be "-" for no CPUs;
-#                                    mem 0 makes a memoryless node
+#                                    mem 0 makes a memoryless node; blocks=N gives it
+#                                    N memory blocks (memblock's size each)
+#   memblock SIZE                    /sys/devices/system/memory/block_size_bytes
 #   overcommit KB N                  global nr_overcommit_hugepages of a size
 #   nonuma                           no /sys/devices/system/node (NUMA off)
 #   meminfo SIZE SIZE                /proc/meminfo MemTotal and MemFree
@@ -50,7 +52,7 @@ compress() { # ids on stdin -> cpulist
 		END{if (NR) printf "%s%s", o, (s==p?s:s"-"p); print ""}'
 }
 
-sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" has_mem="" has_cpu="" node_ids=""
+memblock="" sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" has_mem="" has_cpu="" node_ids=""
 declare -A onr ofree osur over
 nodes=() simlines=()
 while read -r line; do
@@ -65,13 +67,14 @@ while read -r line; do
 	meminfo) mt=$(kb "$2"); mf=$(kb "$3") ;;
 	cmdline) cmdline=${line#*cmdline } ;;
 	release) release=$2 ;;
+	memblock) memblock=$(kb "$2") ;;
 	node) nodes+=("${line}") ;;
 	sim) simlines+=("${line#sim }") ;;
 	*) echo "mkfixture: $desc: unknown line: $line" >&2; exit 1 ;;
 	esac
 done <"$desc"
 
-allcpus=""
+allcpus="" nblk=0
 for n in "${nodes[@]}"; do
 	set -- $n
 	id=$2 cpus=$4 mem=$(kb "$6") fr=$(kb "$8")
@@ -88,10 +91,22 @@ for n in "${nodes[@]}"; do
 		[ "$cpus" != - ] && has_cpu="$has_cpu $id"
 		node_ids="${node_ids:-} $id"
 	fi
+	for p in "$@"; do
+		case $p in blocks=*)
+			b=${p#blocks=}
+			for ((i = 0; i < b; i++)); do
+				if [ $numa = 1 ]; then mkdir -p "$nd/memory$((nblk + i))"; fi
+				mkdir -p "$dir/sys/devices/system/memory/memory$((nblk + i))"
+			done
+			nblk=$((nblk + b))
+			;;
+		esac
+	done
 	for s in $sizes; do
 		nr=0 fp=0 sp=0
 		for p in "$@"; do
 			[ "$p" = pool ] && continue
+			[ "${p#blocks=}" != "$p" ] && continue
 			IFS=: read -r pk pn pf ps <<<"$p"
 			if [ "$pk" = "$s" ]; then nr=$pn fp=${pf:-$pn} sp=${ps:-0}; fi
 		done
@@ -124,6 +139,10 @@ for s in $sizes; do
 	echo 0 >"$h/resv_hugepages"
 	echo "${over[$s]:-0}" >"$h/nr_overcommit_hugepages"
 done
+if [ -n "$memblock" ]; then
+	mkdir -p "$dir/sys/devices/system/memory"
+	printf '%x\n' $((memblock * 1024)) >"$dir/sys/devices/system/memory/block_size_bytes"
+fi
 first=${sizes%% *}
 printf 'MemTotal:       %s kB\nMemFree:        %s kB\n' "${mt:-$total}" "${mf:-$free}" >"$dir/proc/meminfo"
 [ -n "$first" ] && printf 'Hugepagesize:       %s kB\n' "$first" >>"$dir/proc/meminfo"

@@ -49,7 +49,9 @@ for f in /usr/sbin/hugepar /etc/hugepar.conf /etc/hugepar.conf.d/ \
 	/usr/share/initramfs-tools/scripts/init-bottom/hugepar /usr/share/man/man8/hugepar.8.gz \
 	/usr/share/man/man5/hugepar.conf.5.gz /usr/share/man/man7/dracut-hugepar.7.gz \
 	/usr/share/man/man7/hugepar-initramfs-tools.7.gz /usr/share/doc/hugepar/record.md \
-	/usr/share/doc/hugepar/threads.md /usr/share/doc/hugepar/copyright; do
+	/usr/share/doc/hugepar/threads.md /usr/share/doc/hugepar/services.md \
+	/usr/share/doc/hugepar/examples/kubelet.conf /lib/systemd/system/hugepar-verify.service \
+	/usr/share/doc/hugepar/copyright; do
 	check "in the package: $f" grep -qxF "$f" "$P/files"
 done
 if command -v lintian >/dev/null; then
@@ -68,6 +70,9 @@ fi
 if dpkg -i "$DEB" >"$P/install.log" 2>&1; then pass "dpkg -i"; else fail "dpkg -i (see $P/install.log)"; fi
 check "installed: hugepar --version" sh -c "hugepar --version | grep -qx 'hugepar $V'"
 check "installed: man page" test -f /usr/share/man/man8/hugepar.8.gz
+if [ -d /run/systemd/system ]; then
+	check "installed: hugepar-verify.service enabled" systemctl -q is-enabled hugepar-verify.service
+fi
 if mkinitramfs -o "$P/initrd-itools.img" "$KVER" >"$P/mkinitramfs.log" 2>&1; then
 	lsinitramfs "$P/initrd-itools.img" >"$P/itools.list"
 	for f in usr/sbin/hugepar scripts/init-premount/hugepar scripts/init-bottom/hugepar etc/hugepar.conf; do

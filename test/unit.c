@@ -171,7 +171,7 @@ static void machine(struct hp_topology *t, unsigned n, unsigned cpn, uint64_t me
 		for (unsigned c = 0; c < cpn; c++)
 			idset_add(&cpus[i], i * cpn + c);
 		nodes[i].ncpus = cpn;
-		nodes[i].mem_total = mem;
+		nodes[i].mem_total = nodes[i].mem_basis = mem;
 		nodes[i].mem_free = free_;
 		nodes[i].has_memory = mem > 0;
 	}
@@ -250,7 +250,7 @@ static void test_plan(void)
 
 	/* A node without memory gets nothing; a CPU-less node no workers. */
 	machine(&t, 3, 4, 8 * GiB, 8 * GiB);
-	nodes[2].mem_total = nodes[2].mem_free = 0;
+	nodes[2].mem_total = nodes[2].mem_free = nodes[2].mem_basis = 0;
 	nodes[2].has_memory = false;
 	nodes[1].ncpus = 0;
 	settings_free(s);
@@ -274,6 +274,34 @@ static void test_plan(void)
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(p.threads_total == 2 && p.threads[1] == 1 && p.threads[0] == 1 &&
 	      p.threads[2] == 0);
+	plan_free(&p);
+
+	/* Shares are of the memory basis, rounded down to the granularity: two boots
+	 * whose MemTotal differs by 0.1% give the same count. */
+	machine(&t, 1, 4, UINT64_C(386355) << 20, UINT64_C(380000) << 20);
+	settings_free(s);
+	settings_set(s, "pages", "2M:50%", "t", false);
+	CHECK(plan_granularity(s, &nodes[0], 2 << 20) == 2048);	/* 2% = 3863 -> 2048 */
+	CHECK(plan_granularity(s, &nodes[0], UINT64_C(1) << 30) == 4); /* 7.5 -> 4 */
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->requested == 96256 && plan_cell(&p, 0, 0)->unrounded == 96588 &&
+	      plan_cell(&p, 0, 0)->rounded);
+	plan_free(&p);
+	nodes[0].mem_basis = UINT64_C(385200) << 20;
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->requested == 96256);
+	plan_free(&p);
+	/* a count is taken as it is; an explicit granularity as given */
+	settings_set(s, "pages", "2M:96588", "t", false);
+	settings_set(s, "granularity", "1G", "t", false);
+	CHECK(plan_granularity(s, &nodes[0], 2 << 20) == 512);
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->requested == 96588 && !plan_cell(&p, 0, 0)->rounded);
+	plan_free(&p);
+	/* a cut by free memory is rounded too */
+	settings_set(s, "pages", "2M:400G", "t", false);
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->target == 189440 && plan_cell(&p, 0, 0)->unrounded == 189744);
 	plan_free(&p);
 
 	/* The auto formula. */
