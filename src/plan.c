@@ -154,11 +154,10 @@ unsigned plan_auto_threads(unsigned ncpus, uint64_t work_bytes)
 {
 	uint64_t by_work =
 	    (work_bytes + HP_AUTO_BYTES_PER_WORKER - 1) / HP_AUTO_BYTES_PER_WORKER;
-	unsigned by_cpus = ncpus < 4 ? ncpus : (ncpus + 1) / 2;
 
 	if (work_bytes == 0 || ncpus == 0)
 		return 0;
-	return by_work < by_cpus ? (unsigned)by_work : by_cpus;
+	return by_work < ncpus ? (unsigned)by_work : ncpus;
 }
 
 /*

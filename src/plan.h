@@ -40,8 +40,7 @@ struct hp_plan {
 	bool parallel[HP_MAX_SIZES]; /* the kernel lets this size be overcommitted */
 };
 
-/* Bytes of work one auto worker should have at least, and the share of a node's CPUs
- * auto uses at most (see doc/threads.md). */
+/* Bytes of work one auto worker should have at least (see doc/threads.md). */
 #define HP_AUTO_BYTES_PER_WORKER (UINT64_C(256) << 20)
 
 /*
@@ -72,7 +71,9 @@ static inline struct hp_cell *plan_cell(const struct hp_plan *p, unsigned node,
 }
 
 const char *cut_name(enum hp_cut c);
-/* The auto thread count of one node: see doc/threads.md. */
+/* threads = auto: the most workers a node may have, its online CPUs and one per
+ * HP_AUTO_BYTES_PER_WORKER of work; the engine starts with about a quarter of them
+ * and finds the knee while the node works (adapt.h, doc/threads.md). */
 unsigned plan_auto_threads(unsigned ncpus, uint64_t work_bytes);
 
 #endif

@@ -110,12 +110,18 @@ static void signal_working(struct children *cs, int sig)
 
 void children_collect(struct children *cs, const struct collect_policy *p)
 {
-	struct pollfd *pf = calloc(cs->n ? cs->n : 1, sizeof(*pf));
+	struct pollfd *pf = NULL;
+	unsigned cap = 0;
+	uint64_t next_tick = now_ms() + p->tick_ms;
 
 	for (;;) {
 		uint64_t now = now_ms(), next = now + 1000;
 		unsigned working = 0;
 
+		if (p->tick && now >= next_tick && !cs->told) {
+			p->tick(p->tick_arg);
+			next_tick = now_ms() + p->tick_ms;
+		}
 		if (!cs->told && (stop_requested() || now >= p->tell_at)) {
 			signal_working(cs, p->sig);
 			cs->told = true;
@@ -126,6 +132,16 @@ void children_collect(struct children *cs, const struct collect_policy *p)
 			cs->killed = true;
 		}
 		next = MIN(next, cs->told ? cs->told_at + p->kill_after : p->tell_at);
+		if (p->tick && !cs->told)
+			next = MIN(next, next_tick);
+		if (cap < cs->n) { /* a tick may have added children */
+			struct pollfd *np = realloc(pf, cs->n * sizeof(*pf));
+
+			if (!np)
+				break;
+			pf = np;
+			cap = cs->n;
+		}
 		for (unsigned i = 0; i < cs->n; i++) {
 			struct child *c = &cs->c[i];
 
@@ -134,7 +150,7 @@ void children_collect(struct children *cs, const struct collect_policy *p)
 			pf[i].revents = 0;
 			working += pf[i].fd >= 0;
 		}
-		if (!working || !pf)
+		if (!working)
 			break;
 		if (poll(pf, cs->n, next > now ? (int)MIN(next - now, 1000) : 0) < 0 &&
 		    errno != EINTR)
@@ -143,8 +159,7 @@ void children_collect(struct children *cs, const struct collect_policy *p)
 			struct child *c = &cs->c[i];
 			ssize_t n;
 
-			if (pf[i].fd < 0 ||
-			    !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			n = read(c->rfd, (char *)c->report + c->got, c->want - c->got);
 			if (n < 0 && errno == EINTR)

@@ -157,6 +157,7 @@ static void body_full(struct json_out *j, const void *arg)
 		json_u64(j, "chunks_refused", sr->enomem);
 		json_u64(j, "trimmed", sr->trimmed);
 		json_u64(j, "topped_up", sr->topped_up);
+		json_u64(j, "pages_by_workers", sr->pages_by_workers);
 		json_close(j, '}');
 	}
 	json_close(j, ']');
@@ -187,6 +188,17 @@ static void body_full(struct json_out *j, const void *arg)
 			json_u64(j, "target", c->target);
 			json_u64(j, "achieved", cr->achieved);
 			json_u64(j, "workers", c->workers);
+			json_u64(j, "workers_peak", cr->workers.workers_peak);
+			json_u64(j, "workers_settled", cr->workers.workers_settled);
+			json_open(j, "workers_rates", '[');
+			for (unsigned k = 0; k < cr->workers.nrates && k < ADAPT_MAX_RATES; k++) {
+				json_open(j, NULL, '[');
+				json_u64(j, NULL, cr->workers.rates[k].workers);
+				json_u64(j, NULL, cr->workers.rates[k].pages_per_s);
+				json_close(j, ']');
+			}
+			json_close(j, ']');
+			json_str(j, "workers_why", cr->workers.workers_why);
 			json_u64(j, "granularity", c->granularity);
 			if (c->rounded)
 				json_u64(j, "unrounded", c->unrounded);

@@ -67,10 +67,10 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 	amount_format(&s->reserve, a, sizeof(a));
 	fprintf(f,
 		"\nPlan: mode %s, reserve %s per node, timeout %llu.%03llus, workers %s "
-		"= %u%s\n",
+		"%u%s\n",
 		mode_name(s->mode), a, (unsigned long long)s->timeout_ms / 1000,
 		(unsigned long long)s->timeout_ms % 1000,
-		p->threads_auto ? "auto" : "set", p->threads_total,
+		p->threads_auto ? "auto, up to" : "set,", p->threads_total,
 		s->enabled ? "" : " (disabled: nothing will be done)");
 	fprintf(f, "%-6s %-5s %10s %10s %10s %10s %8s  %s\n", "NODE", "SIZE", "CURRENT",
 		"REQUESTED", "TARGET", "CHANGE", "WORKERS", "NOTE");

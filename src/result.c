@@ -74,6 +74,7 @@ static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
 			    : 0;
 
 	r->ms = nn->ms;
+	r->workers = *nn;
 	r->status = result_cell_status(c, r->achieved);
 	r->reason[0] = '\0';
 	if (r->status == HP_STATUS_CAPPED) {

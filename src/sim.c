@@ -175,12 +175,15 @@ static int gather_surplus_pages(unsigned z, uint64_t delta)
 
 		for (int64_t i = 0; i < needed; i++) {
 			int n = (h = sim_holder_of(z, true)) ? alloc_surplus_page(z) : -1;
+			struct sim_on *on = n >= 0 ? sim_holder_on(h, n) : NULL;
 
-			if (n < 0) {
+			if (!on) {
+				if (n >= 0)
+					sim_page_destroy(n, z, true);
 				ok = false;
 				break;
 			}
-			h->inflight[n]++;
+			on->inflight++;
 			allocated++;
 			last = n;
 			if (++pending >= sim_batch(z, n)) {
@@ -198,19 +201,19 @@ static int gather_surplus_pages(unsigned z, uint64_t delta)
 	if (!h)
 		return -ENOMEM;
 	if (needed > 0) {
-		for (unsigned n = 0; n < S->nnodes; n++)
-			for (; h->inflight[n]; h->inflight[n]--)
-				sim_page_destroy(n, z, true);
+		for (unsigned k = 0; k < h->non; k++)
+			for (; h->on[k].inflight; h->on[k].inflight--)
+				sim_page_destroy(h->on[k].node, z, true);
 		return -ENOMEM;
 	}
 	needed += allocated;
 	S->sizes[z].resv += delta;
-	for (unsigned n = 0; n < S->nnodes; n++)
-		for (; h->inflight[n]; h->inflight[n]--) {
+	for (unsigned k = 0; k < h->non; k++)
+		for (; h->on[k].inflight; h->on[k].inflight--) {
 			if (needed-- > 0)
-				S->nodes[n].pool[z].free++;
+				S->nodes[h->on[k].node].pool[z].free++;
 			else
-				sim_page_destroy(n, z, true);
+				sim_page_destroy(h->on[k].node, z, true);
 		}
 	return 0;
 }
@@ -233,7 +236,7 @@ static int sim_reserve(uint64_t kb, uint64_t pages, struct hugetlb_resv *r)
 
 	if (z < 0)
 		return -EINVAL;
-	rc = sim_lock();
+	rc = sim_lock_for(true);
 	if (rc)
 		return rc;
 	rc = gather_surplus_pages(z, pages);
@@ -249,7 +252,7 @@ static int sim_reserve(uint64_t kb, uint64_t pages, struct hugetlb_resv *r)
 		r->kb = kb;
 		r->pages = pages;
 	}
-	sim_unlock();
+	sim_unlock_for(true);
 	return rc;
 }
 
@@ -293,12 +296,12 @@ int sim_use(uint64_t kb, uint64_t pages, unsigned node)
 		for (unsigned k = 0; n < 0 && k < S->nnodes; k++)
 			if (S->nodes[k].pool[z].free)
 				n = k;
-		if (n < 0)
+		if (n < 0 || !sim_holder_on(h, n))
 			break;
 		S->nodes[n].pool[z].free--;
 		S->sizes[z].resv--;
 		h->resv--;
-		h->used[n]++;
+		sim_holder_on(h, n)->used++;
 	}
 	sim_unlock();
 	return 0;

@@ -46,14 +46,22 @@ struct sim_node {
 };
 
 /* A process's reservations, the pages it uses and the pages it is allocating, per
- * size: the kernel gives them back when the process is gone. */
+ * size: the kernel gives them back when the process is gone. A process touches few
+ * nodes (a worker one): their counts are kept for up to SIM_HOLDER_NODES. */
+#define SIM_HOLDER_NODES 8
+
+struct sim_on {
+	uint32_t node; /* index */
+	uint32_t used, inflight;
+};
+
 struct sim_holder {
 	int32_t pid;
 	uint32_t z;
-	uint64_t resv;			  /* reserved, not used */
-	int32_t active;			  /* the node it allocates on now, or -1 */
-	uint32_t used[SIM_MAX_NODES];	  /* pages in use, by node index */
-	uint32_t inflight[SIM_MAX_NODES]; /* surplus pages allocated, not yet pooled */
+	uint64_t resv;	/* reserved, not used */
+	int32_t active; /* the node it allocates on now, or -1 */
+	uint32_t non;
+	struct sim_on on[SIM_HOLDER_NODES]; /* pages in use and in flight, by node */
 };
 
 struct sim_state {
@@ -66,12 +74,15 @@ struct sim_state {
 	uint64_t default_kb; /* Hugepagesize of /proc/meminfo */
 	struct sim_size sizes[HUGETLB_MAX_SIZES];
 	struct sim_node nodes[SIM_MAX_NODES];
-	unsigned nholders;
-	struct sim_holder holders[SIM_MAX_HOLDERS];
 	/* what the files under the root show now: only changes are written */
 	struct hp_pool shown[SIM_MAX_NODES][HUGETLB_MAX_SIZES];
 	struct hp_global shown_global[HUGETLB_MAX_SIZES];
 	uint64_t shown_free[SIM_MAX_NODES];
+	uint64_t reaped_ms;   /* when dead holders were last looked for */
+	uint64_t rendered_ms; /* when the files were last written */
+	unsigned nholders;
+	/* last: an operation copies only the holders in use */
+	struct sim_holder holders[SIM_MAX_HOLDERS];
 };
 
 /*
@@ -81,7 +92,7 @@ struct sim_state {
  * kernel's spinlocked sections do. Pages a killed process was allocating are in its
  * holder's inflight counts and go back with it.
  */
-#define SIM_MAGIC "HPSIM2"
+#define SIM_MAGIC "HPSIM4"
 
 struct sim_file {
 	char magic[8];

@@ -5,6 +5,7 @@
  * cost model. The accounting rules are sim.c; doc/simulator.md.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -77,9 +78,20 @@ static void holder_gone(unsigned i);
 static void begin(void)
 {
 	uint32_t cur = __atomic_load_n(&F->cur, __ATOMIC_ACQUIRE) & 1;
+	const struct sim_state *from = &F->st[cur];
+	unsigned nn = from->nnodes;
 
 	S = &F->st[!cur];
-	memcpy(S, &F->st[cur], sizeof(*S));
+	/* only what is in use: the node arrays are sized for the most nodes */
+	memcpy(S, from, offsetof(struct sim_state, nodes));
+	memcpy(S->nodes, from->nodes, nn * sizeof(S->nodes[0]));
+	memcpy(S->shown, from->shown, nn * sizeof(S->shown[0]));
+	memcpy(S->shown_global, from->shown_global, sizeof(S->shown_global));
+	memcpy(S->shown_free, from->shown_free, nn * sizeof(S->shown_free[0]));
+	S->reaped_ms = from->reaped_ms;
+	S->rendered_ms = from->rendered_ms;
+	S->nholders = from->nholders;
+	memcpy(S->holders, from->holders, from->nholders * sizeof(S->holders[0]));
 }
 
 /* Make the copy current: one store. */
@@ -88,22 +100,51 @@ static void commit(void)
 	__atomic_store_n(&F->cur, (uint32_t)(S - F->st), __ATOMIC_RELEASE);
 }
 
-int sim_lock(void)
+/* Time this process lost to the simulation itself (sleeping past the time asked,
+ * waiting for the state's lock): the next sleeps are that much shorter, so that a
+ * node's rate is the machine's and not this host's. */
+static double debt_s;
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int sim_lock_for(bool worker)
 {
 	int rc = own_fd(&lock_fd, &lock_pid, "lock");
+	double t0 = now_s();
+	uint64_t now;
 
 	if (!rc)
 		rc = flock_retry(lock_fd, LOCK_EX);
 	if (rc)
 		return rc;
+	if (worker) /* a wait the kernel would not have had */
+		debt_s = MIN(debt_s + now_s() - t0, SIM_DEBT_MAX_S);
 	begin();
-	/* The kernel gives back what a process held when it exits. */
+	/* The kernel gives back what a process held when it exits. Looking for dead
+	 * processes costs a /proc read each: a worker's reservation looks at most
+	 * every SIM_REAP_MS, everything else each time (the coordinator's reads then
+	 * see what the kernel would). */
+	now = now_ms();
+	if (worker && now - S->reaped_ms < SIM_REAP_MS)
+		return 0;
+	S->reaped_ms = now;
 	for (unsigned i = 0; i < S->nholders;)
 		if (pid_gone(S->holders[i].pid))
 			holder_gone(i);
 		else
 			i++;
 	return 0;
+}
+
+int sim_lock(void)
+{
+	return sim_lock_for(false);
 }
 
 /* Drop this process's holders that hold nothing. */
@@ -113,8 +154,8 @@ static void tidy(void)
 		const struct sim_holder *h = &S->holders[i];
 		bool empty = h->pid == getpid() && !h->resv && h->active < 0;
 
-		for (unsigned n = 0; empty && n < S->nnodes; n++)
-			empty = !h->used[n] && !h->inflight[n];
+		for (unsigned k = 0; empty && k < h->non; k++)
+			empty = !h->on[k].used && !h->on[k].inflight;
 		if (empty)
 			S->holders[i] = S->holders[--S->nholders];
 		else
@@ -122,12 +163,25 @@ static void tidy(void)
 	}
 }
 
-void sim_unlock(void)
+void sim_unlock_for(bool worker)
 {
+	uint64_t now = now_ms();
+
 	tidy();
 	commit();
-	simfile_render();
+	/* The files are for people and plan; writing them takes longer than the
+	 * operation: a worker's reservation writes them at most every SIM_RENDER_MS,
+	 * every other operation each time (the last one of a run leaves them true). */
+	if (!worker || now - S->rendered_ms >= SIM_RENDER_MS) {
+		S->rendered_ms = now;
+		simfile_render();
+	}
 	flock(lock_fd, LOCK_UN);
+}
+
+void sim_unlock(void)
+{
+	sim_unlock_for(false);
 }
 
 unsigned long sim_all_nodes(void)
@@ -231,18 +285,31 @@ static void holder_gone(unsigned i)
 
 	if (h->active >= 0)
 		S->nodes[h->active].active--;
-	for (unsigned n = 0; n < S->nnodes; n++)
-		for (; h->inflight[n]; h->inflight[n]--)
+	for (unsigned k = 0; k < h->non; k++) {
+		unsigned n = h->on[k].node;
+
+		for (; h->on[k].inflight; h->on[k].inflight--)
 			sim_page_destroy(n, h->z, true);
-	for (unsigned n = 0; n < S->nnodes; n++)
-		for (; h->used[n]; h->used[n]--) {
+		for (; h->on[k].used; h->on[k].used--) {
 			if (S->nodes[n].pool[h->z].surplus)
 				sim_page_destroy(n, h->z, true);
 			else
 				S->nodes[n].pool[h->z].free++;
 		}
+	}
 	sim_return_unused_surplus(h->z, h->resv);
 	*h = S->holders[--S->nholders];
+}
+
+struct sim_on *sim_holder_on(struct sim_holder *h, unsigned n)
+{
+	for (unsigned k = 0; k < h->non; k++)
+		if (h->on[k].node == n)
+			return &h->on[k];
+	if (h->non == SIM_HOLDER_NODES)
+		return NULL;
+	h->on[h->non] = (struct sim_on){.node = n};
+	return &h->on[h->non++];
 }
 
 struct sim_holder *sim_holder_of(unsigned z, bool add)
@@ -312,14 +379,18 @@ bool sim_spend(unsigned n, unsigned z, uint64_t pages, bool write)
 	struct sim_holder *h = sim_holder_of(z, true);
 	struct timespec ts, left;
 	bool cut = false;
-	double s;
+	double s, paid, t0;
 
 	if (!S->sizes[z].nrate || !pages || !h)
 		return true;
 	S->nodes[n].active++;
 	h->active = n;
 	s = pages * page_seconds(z, S->nodes[n].active) / (S->scale > 0 ? S->scale : 1);
+	paid = MIN(s, debt_s);
+	debt_s -= paid;
+	s -= paid;
 	commit();
+	t0 = now_s();
 	flock(lock_fd, LOCK_UN);
 	ts.tv_sec = (time_t)s;
 	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
@@ -332,6 +403,8 @@ bool sim_spend(unsigned n, unsigned z, uint64_t pages, bool write)
 	}
 	flock_retry(lock_fd, LOCK_EX);
 	begin();
+	if (!cut)
+		debt_s = MIN(debt_s + MAX(now_s() - t0 - s, 0.0), SIM_DEBT_MAX_S);
 	h = sim_holder_of(z, true);
 	S->nodes[n].active--;
 	if (h)
@@ -345,7 +418,9 @@ uint64_t sim_batch(unsigned z, unsigned n)
 	double s =
 	    page_seconds(z, S->nodes[n].active + 1) / (S->scale > 0 ? S->scale : 1);
 
-	return s > 0 ? MAX((uint64_t)(0.001 / s), UINT64_C(1)) : UINT64_MAX;
+	/* Each sleep drops and retakes the lock and copies the state: sleep in stretches
+	 * of about 10 ms, which a claim of a few tens of pages fits in. */
+	return s > 0 ? MAX((uint64_t)(SIM_BATCH_S / s), UINT64_C(1)) : UINT64_MAX;
 }
 
 int sim_open(void)

@@ -158,6 +158,26 @@ static enum hp_method choose(struct size_job *j)
 	return j->rep.sr.method;
 }
 
+/* The record says which method did the work: when per-node writes (the probe's,
+ * the top-up's) did most of it, the size was done serially, whatever was tried. */
+static void tell_the_truth(struct size_job *j)
+{
+	uint64_t gained = 0, now;
+
+	for (unsigned n = 0; n < j->t->nnodes; n++) {
+		const struct hp_cell *c = plan_cell(j->p, n, j->z);
+
+		if (size_node_now(j, n, &now) == 0 && now > c->current)
+			gained += now - c->current;
+	}
+	if (!gained || j->rep.sr.pages_by_workers * 2 >= gained)
+		return;
+	snprintf(j->rep.sr.method_note, sizeof(j->rep.sr.method_note),
+		 "workers reserved %llu of %llu pages; per-node writes did the rest",
+		 (unsigned long long)j->rep.sr.pages_by_workers, (unsigned long long)gained);
+	j->rep.sr.method = HP_METHOD_SERIAL;
+}
+
 void size_run(struct size_job *j)
 {
 	struct hp_global g;
@@ -187,10 +207,12 @@ void size_run(struct size_job *j)
 		if (rc && rc != -ENODEV)
 			set_method(j, HP_METHOD_SERIAL, why);
 	}
-	if (j->rep.sr.method == HP_METHOD_PARALLEL)
+	if (j->rep.sr.method == HP_METHOD_PARALLEL) {
 		reconcile(j);
-	else
+		tell_the_truth(j);
+	} else {
 		run_serial(j, false);
+	}
 	if (hugetlb_global(j->kb, &g) == 0) {
 		j->rep.sr.overcommit_after = g.overcommit;
 		j->rep.sr.surplus_after = g.pool.surplus;

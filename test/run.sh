@@ -48,6 +48,7 @@ fi
 suite test/golden.sh
 suite test/cli.sh
 suite test/engine.sh
+suite test/adapt.sh
 suite test/live.sh
 suite test/package.sh
 if [ -z "${HUGEPAR_SKIP_BOOT:-}" ] && [ -x test/boot.sh ]; then

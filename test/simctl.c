@@ -52,6 +52,9 @@ static int hold(int argc, char **argv, bool use)
 		fprintf(stderr, "simctl: %s: %s\n", argv[2], strerror(-rc));
 		return 1;
 	}
+	/* a reservation writes the files at most every SIM_RENDER_MS: show it now */
+	if (!sim_lock())
+		sim_unlock();
 	printf("held\n");
 	fflush(stdout);
 	/* until stdin ends or a signal ends it: the pages go back when it is gone, as

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "adapt.h"
 #include "json.h"
 #include "plan.h"
 #include "result.h"
@@ -258,7 +259,7 @@ static void test_plan(void)
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(plan_cell(&p, 2, 0)->target == 0 &&
 	      plan_cell(&p, 2, 0)->cut == HP_CUT_NO_MEMORY);
-	CHECK(p.threads[0] == 2 && p.threads[1] == 0 && p.threads[2] == 0);
+	CHECK(p.threads[0] == 4 && p.threads[1] == 0 && p.threads[2] == 0);
 	plan_free(&p);
 
 	/* An explicit total is honoured exactly, spread by work. */
@@ -308,7 +309,7 @@ static void test_plan(void)
 	CHECK(plan_auto_threads(0, GiB) == 0 && plan_auto_threads(8, 0) == 0);
 	CHECK(plan_auto_threads(2, 300 << 20) == 2 &&
 	      plan_auto_threads(2, 100 << 20) == 1);
-	CHECK(plan_auto_threads(72, 700 * GiB) == 36 && plan_auto_threads(72, GiB) == 4);
+	CHECK(plan_auto_threads(72, 700 * GiB) == 72 && plan_auto_threads(72, GiB) == 4);
 	CHECK(plan_auto_threads(1, 700 * GiB) == 1 &&
 	      plan_auto_threads(3, 700 * GiB) == 3);
 }
@@ -521,6 +522,93 @@ static void test_judge(void)
 	CHECK(rc[1].status == HP_STATUS_OK && res.status == HP_STATUS_FAILED);
 }
 
+/* A node's rate with k workers: a table, interpolated, flat past its ends. */
+struct curve {
+	unsigned n;
+	double k[8], rate[8];
+};
+
+static double curve_at(const struct curve *c, unsigned k)
+{
+	if (k <= c->k[0])
+		return c->rate[0] * k / c->k[0];
+	for (unsigned i = 1; i < c->n; i++)
+		if (k <= c->k[i])
+			return c->rate[i - 1] + (c->rate[i] - c->rate[i - 1]) * (k - c->k[i - 1]) /
+						    (c->k[i] - c->k[i - 1]);
+	return c->rate[c->n - 1];
+}
+
+/* Drive the controller on a curve until it settles: the counts it tried, in order,
+ * as "8 16 32 -> 12". */
+static const char *adapt_run(const struct curve *c, unsigned ceiling, char *buf, size_t len)
+{
+	struct adapt a;
+	size_t off = 0;
+
+	adapt_init(&a, ceiling, false);
+	for (unsigned steps = 0; !a.settled && steps < 20; steps++) {
+		off += (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "", a.k);
+		adapt_step(&a, curve_at(c, a.k));
+	}
+	snprintf(buf + off, len - off, " -> %u", a.k);
+	return buf;
+}
+
+static void test_adapt(void)
+{
+	/* the seeds' machines, per node: all threads over 2 nodes */
+	const struct curve skylake = {5, {4, 8, 16, 32, 64}, {272.7, 545.5, 750, 631.6, 600}};
+	const struct curve cascade = {5, {4, 8, 16, 32, 64}, {307.7, 600, 1090.9, 1200, 1333.3}};
+	const struct curve knee = {8, {1, 2, 4, 8, 12, 16, 24, 48},
+				   {80, 160, 310, 560, 720, 650, 560, 480}};
+	const struct curve growing = {5, {1, 2, 4, 8, 16}, {100, 190, 350, 620, 1050}};
+	const struct curve flat = {2, {1, 2}, {500, 500}};
+	struct adapt a;
+	char buf[128];
+
+	/* starts at a power of two near a quarter, grows while it pays, settles at the
+	 * best measured: the knee on each shape */
+	CHECK(strcmp(adapt_run(&skylake, 72, buf, sizeof(buf)), "16 32 -> 16") == 0);
+	CHECK(strcmp(adapt_run(&cascade, 96, buf, sizeof(buf)), "16 32 64 96 -> 64") == 0);
+	CHECK(strcmp(adapt_run(&knee, 48, buf, sizeof(buf)), "8 16 32 12 14 -> 12") == 0);
+	CHECK(strcmp(adapt_run(&growing, 16, buf, sizeof(buf)), "8 16 -> 16") == 0);
+	/* more workers that win nothing are not kept */
+	CHECK(strcmp(adapt_run(&flat, 64, buf, sizeof(buf)), "16 32 64 -> 16") == 0);
+	CHECK(strcmp(adapt_run(&growing, 3, buf, sizeof(buf)), "3 -> 3") == 0);
+	CHECK(strcmp(adapt_run(&growing, 1, buf, sizeof(buf)), "1 -> 1") == 0);
+	CHECK(strcmp(adapt_run(&growing, 0, buf, sizeof(buf)), "1 -> 1") == 0);
+
+	/* the record's words */
+	adapt_init(&a, 48, false);
+	while (!a.settled)
+		adapt_step(&a, curve_at(&knee, a.k));
+	CHECK(a.nrates == 5 && a.rates[3].workers == 12 && a.rates[3].pages_per_s == 720);
+	CHECK(a.peak == 32);
+	CHECK(strcmp(a.why, "32 workers gave -17% over 16; the best measured: 12 workers, "
+			    "720 pages/s") == 0);
+
+	/* a fixed count is the answer from the start */
+	adapt_init(&a, 24, true);
+	CHECK(a.settled && a.k == 24 && adapt_step(&a, 1000) == 24 && a.nrates == 0);
+	CHECK(strcmp(a.why, "24 workers asked for") == 0);
+
+	/* the work ended first; rates past 4e9 are held at that */
+	adapt_init(&a, 64, false);
+	adapt_step(&a, 1e12);
+	adapt_done(&a);
+	CHECK(a.settled && a.k == 32 && a.rates[0].pages_per_s == 4000000000u);
+	CHECK(strcmp(a.why, "the work ended at 32 workers, before a settled measure") == 0);
+	adapt_done(&a);
+	CHECK(a.k == 32);
+
+	/* a zero rate measured is no reason to divide by zero */
+	adapt_init(&a, 64, false);
+	adapt_step(&a, 0);
+	adapt_step(&a, 100);
+	CHECK(a.k == 64 && !a.settled);
+}
+
 int main(void)
 {
 	test_idlist();
@@ -532,6 +620,7 @@ int main(void)
 	test_plan();
 	test_result();
 	test_judge();
+	test_adapt();
 	printf("unit: %u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
