@@ -29,7 +29,7 @@ HP_CPPFLAGS := -D_GNU_SOURCE $(CPPFLAGS)
 # The binary, by layer: the kernel interface (hugetlb, and live or the test build's
 # simulated kernel), the pure parts, the engine and its processes, the front end.
 KERNEL_SRCS := src/util.c src/path.c src/fault.c src/hugetlb.c src/journal.c
-PURE_SRCS   := src/topology.c src/settings.c src/plan.c src/result.c src/json.c src/adapt.c
+PURE_SRCS   := src/topology.c src/settings.c src/sources.c src/plan.c src/result.c src/json.c src/adapt.c
 ENGINE_SRCS := src/stop.c src/proc.c src/worker.c src/size.c src/parallel.c src/engine.c
 FRONT_SRCS  := src/report.c src/record.c src/status.c src/prometheus.c src/check.c \
                src/mounts.c src/cmdline.c src/waiter.c src/notify.c
@@ -188,8 +188,9 @@ demo:
 # Benchmarks (about 10 minutes): this machine, then QEMU; tables on stdout, plot in doc/.
 bench:
 	@$(MAKE) --no-print-directory deps
-	@$(MAKE) --no-print-directory hugepar
+	@$(MAKE) --no-print-directory hugepar hugepar-test
 	bench/run.sh
+	ADAPT_RUNS=5 test/adapt.sh
 	bench/qemu.sh
 	bench/plot.sh
 

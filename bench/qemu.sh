@@ -4,14 +4,15 @@
 #  1. reserving PAGES 2M pages from the booted root: global write, per-node writes,
 #     hugepar auto and with 1 worker (medians of 5, ratios to the global write);
 #  2. a thread sweep with init_on_alloc=1 (data for doc/threads-qemu.dat);
-#  3. time to the root switch: kernel command line hugepages=, hugepar in the
-#     initramfs, no huge pages; with and without init_on_alloc (BOOT_RUNS boots each);
-#  4. the same with hugepar started early in the background (as shipped) against
-#     started only at pre-pivot: what the overlap with device discovery saves.
+#  3. the race to the real root on Debian's 6.1 and 6.12: no huge pages, the kernel's
+#     hugepages=N (parallel since 6.9), its per-node hugepages=0:N,1:M (one node after
+#     the other), hugepar in the initramfs (BOOT_RUNS interleaved rounds);
+#  4. hugepar started early in the background (as shipped) against started only at
+#     pre-pivot: what the overlap with device discovery saves (LATE_RUNS rounds).
 #   bench/qemu.sh [PAGES]     (default 300)
 cd "$(dirname "$0")/.." || exit 1
 PAGES=${1:-300}
-BOOT_RUNS=${BOOT_RUNS:-3}
+BOOT_RUNS=${BOOT_RUNS:-6}
 out=test/out/bench
 mkdir -p $out
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -49,45 +50,89 @@ echo "| ms | $(col $out/sweep.log threads-1) | $(col $out/sweep.log threads-2) |
 	echo "auto $(col $out/sweep.log auto)"
 } >$out/threads-qemu.dat
 
-echo
-echo "### Time to the root switch, 2 nodes x 1 vCPU, $((PAGES / 2)) 2M pages a node (s, median of $BOOT_RUNS boots)"
-echo
-echo "| zeroing | no huge pages | kernel hugepages= | hugepar in the initramfs |"
-echo "|---|---|---|---|"
+# 3. the race against the kernel's own boot-time allocation, on 6.1 and 6.12: each
+# round boots every kind once, in turn, so that drift hits them alike; the figure is
+# each kind's time to the real root less that of the round's boot without pages
+# (paired), median and range over the rounds
 half=$((PAGES / 2))
-declare -A keep=()
-for zero in 1 0; do
-	declare -A up=()
-	for _ in $(seq "$BOOT_RUNS"); do
-		for v in none kernel hugepar; do
+kinds="none parallel pernode hugepar"
+echo
+echo "### The race against the kernel: time to the real root, 2 nodes x 1 vCPU (768 MiB each), init_on_alloc=1, $half 2M pages a node ($BOOT_RUNS rounds)"
+echo
+echo "Seconds more than the same round's boot without huge pages: median (range); the first column is that boot's own time."
+echo
+echo "| kernel | no huge pages (s) | kernel \`hugepages=$PAGES\` | kernel \`hugepages=0:$half,1:$half\` | hugepar in the initramfs |"
+echo "|---|---|---|---|---|"
+: >$out/race.tsv
+for series in 6.1 6.12; do
+	for r in $(seq "$BOOT_RUNS"); do
+		for v in $kinds; do
 			case $v in
 			none) c="rd.hugepar=0" ;;
-			kernel) c="rd.hugepar=0 hugepagesz=2M hugepages=0:$half,1:$half" ;;
+			parallel) c="rd.hugepar=0 hugepagesz=2M hugepages=$PAGES" ;;
+			pernode) c="rd.hugepar=0 hugepagesz=2M hugepages=0:$half,1:$half" ;;
 			hugepar) c="rd.hugepar.pages=2M:$half rd.hugepar.reserve=64M" ;;
 			esac
-			t=$(test/boot.sh bench "boot-$v" "768:1 768:1" "$c init_on_alloc=$zero" |
-				awk '$1=="UPTIME" {print $2}')
-			up[$v]="${up[$v]:-} ${t:-0}"
+			BENCH_KERNEL=$series test/boot.sh bench "race-$series-$v" "768:1 768:1" \
+				"$c init_on_alloc=1" >$out/race-$series-$v-$r.log
+			t=$(awk '$1=="UPTIME" {print $2}' $out/race-$series-$v-$r.log)
+			pools=$(awk '$1=="NODE" {printf "%s%s", s, $3; s="+"}' $out/race-$series-$v-$r.log)
+			printf '%s\t%s\t%s\t%s\t%s\n' "$series" "$r" "$v" "${t:-0}" "$pools" >>$out/race.tsv
 		done
 	done
-	# shellcheck disable=SC2086
-	for v in none kernel hugepar; do keep[$zero-$v]=$(printf '%s\n' ${up[$v]} | median); done
-	echo "| init_on_alloc=$zero | ${keep[$zero-none]} | ${keep[$zero-kernel]} | ${keep[$zero-hugepar]} |"
-	unset up
-done
-
-# 4. the shipped early start (the hugepar column above) against a start at pre-pivot
-late=""
-for _ in $(seq "$BOOT_RUNS"); do
-	t=$(BOOT_FLAVOUR=late test/boot.sh bench start-late "768:1 768:1" \
-		"rd.hugepar.pages=2M:$half rd.hugepar.reserve=64M init_on_alloc=1" |
-		awk '$1=="UPTIME" {print $2}')
-	late="$late ${t:-0}"
+	python3 - "$out/race.tsv" "$series" <<'PY'
+import statistics, sys
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])]
+rows = [r for r in rows if r[0] == sys.argv[2]]
+t = {(r[1], r[2]): float(r[3]) for r in rows}
+rounds = sorted({r[1] for r in rows}, key=int)
+none = [t[(r, 'none')] for r in rounds]
+cells = ['%.2f (%.2f-%.2f)' % (statistics.median(none), min(none), max(none))]
+for v in ('parallel', 'pernode', 'hugepar'):
+    d = [t[(r, v)] - t[(r, 'none')] for r in rounds]
+    cells.append('%+.2f (%+.2f to %+.2f)' % (statistics.median(d), min(d), max(d)))
+print('| %s | %s |' % (sys.argv[2], ' | '.join(cells)))
+PY
 done
 echo
-echo "### Early background start against a start at pre-pivot, 2 nodes x 1 vCPU, init_on_alloc=1, $half 2M pages a node (s to the root switch, median of $BOOT_RUNS boots)"
+echo "Pools reached (node 0 + node 1) and the kernel's own timing lines, last round:"
+echo
+echo '```'
+for series in 6.1 6.12; do
+	for v in parallel pernode hugepar; do
+		f=$out/race-$series-$v-$BOOT_RUNS.log
+		echo "$series $v: $(awk '$1=="NODE" {printf "%s%s", s, $3; s="+"}' "$f")"
+		sed -n 's/^KLOG /    /p' "$f" | grep -i 'took\|allocat' | head -n 3
+	done
+done
+echo '```'
+
+# 4. the shipped early start (the hugepar column above, 6.1) against a start at
+# pre-pivot, in rounds of their own with a boot without pages each
+: >$out/late.tsv
+for r in $(seq "${LATE_RUNS:-3}"); do
+	for v in none early late; do
+		case $v in
+		none) f=nosystemd c="rd.hugepar=0" ;;
+		early) f=nosystemd c="rd.hugepar.pages=2M:$half rd.hugepar.reserve=64M" ;;
+		late) f=late c="rd.hugepar.pages=2M:$half rd.hugepar.reserve=64M" ;;
+		esac
+		t=$(BOOT_FLAVOUR=$f test/boot.sh bench "start-$v" "768:1 768:1" "$c init_on_alloc=1" |
+			awk '$1=="UPTIME" {print $2}')
+		printf '%s\t%s\t%s\n' "$r" "$v" "${t:-0}" >>$out/late.tsv
+	done
+done
+echo
+echo "### Early background start against a start at pre-pivot, 6.1, 2 nodes x 1 vCPU, init_on_alloc=1, $half 2M pages a node (s to the real root, median of ${LATE_RUNS:-3} rounds)"
 echo
 echo "| no huge pages | hugepar at pre-udev, background (shipped) | hugepar at pre-pivot |"
 echo "|---|---|---|"
-# shellcheck disable=SC2086
-echo "| ${keep[1-none]} | ${keep[1-hugepar]} | $(printf '%s\n' $late | median) |"
+python3 - "$out/late.tsv" <<'PY'
+import statistics, sys
+t = {}
+for l in open(sys.argv[1]):
+    r, v, s = l.split()
+    t.setdefault(v, []).append(float(s))
+print('| ' + ' | '.join('%.2f (%.2f-%.2f)' % (statistics.median(t[v]), min(t[v]), max(t[v]))
+                         for v in ('none', 'early', 'late')) + ' |')
+PY

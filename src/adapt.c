@@ -25,9 +25,11 @@ void adapt_init(struct adapt *a, unsigned ceiling, bool fixed)
 	q = 1u << (31 - __builtin_clz(q));
 	a->k = fixed ? a->ceiling : MIN(a->ceiling, MAX(q, ADAPT_START_MIN));
 	a->peak = a->k;
-	a->settled = fixed;
+	a->settled = fixed || a->k == a->ceiling;
 	if (fixed)
 		snprintf(a->why, sizeof(a->why), "%u workers asked for", a->k);
+	else if (a->settled) /* nothing to measure against */
+		snprintf(a->why, sizeof(a->why), "%u workers, the most this node may have", a->k);
 }
 
 static uint32_t measured(const struct adapt *a, unsigned k)
@@ -134,11 +136,8 @@ unsigned adapt_step(struct adapt *a, double rate)
 	note(a, rate);
 	if (a->refining)
 		return refine(a, a->how);
-	if (a->nrates == 1) {
-		if (a->k >= a->ceiling)
-			return settle(a, "the ceiling at the start");
+	if (a->nrates == 1) /* below the ceiling, or adapt_init had settled */
 		return go(a, MIN(a->ceiling, a->k * 2));
-	}
 	prev = &a->rates[a->nrates - 2];
 	change = prev->pages_per_s ? (long)((rate - prev->pages_per_s) * 100 / prev->pages_per_s)
 				   : 100;

@@ -126,6 +126,8 @@ void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 void settings_drop_entry(struct hp_entry *e);
 void settings_drop_mount(struct hp_mount *m);
 
+/* Note a source read (sources.c), once. */
+void settings_add_source(struct hp_settings *s, const char *src);
 void settings_problem(struct hp_settings *s, const char *origin, const char *key,
 		      const char *value, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

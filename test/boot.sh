@@ -9,7 +9,8 @@
 #                         6.12" to choose)
 #   test/boot.sh demo     one boot of the two-node machine, then `hugepar status`
 #   test/boot.sh setup [FLAVOUR...]   only build the images (for bench/)
-#   test/boot.sh bench NAME TOPOLOGY CMDLINE   one boot for bench/qemu.sh
+#   test/boot.sh bench NAME TOPOLOGY CMDLINE   one boot for bench/qemu.sh (BENCH_KERNEL=6.12
+#                         for that kernel)
 . "$(dirname "$0")/lib.sh"
 
 B=$OUT/boot
@@ -117,7 +118,7 @@ make_root() {
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,sbin,usr/sbin,usr/bin,proc,sys,dev,run,tmp,etc}
 	cp "$(command -v busybox)" "$r/bin/busybox"
-	for c in sh cat ls mount poweroff sleep echo grep pidof kill sed seq wc; do
+	for c in sh cat ls mount poweroff sleep echo grep pidof kill sed seq wc dmesg; do
 		ln -s busybox "$r/bin/$c"
 	done
 	cp "$TOP/hugepar" "$r/usr/sbin/hugepar"
@@ -146,6 +147,8 @@ if grep -q boot.misplace /proc/cmdline; then
 fi
 echo "HUGEPAR-BOOT-BEGIN"
 echo "UPTIME $(cat /proc/uptime)"
+# the kernel's own boot-time allocation says what it took (6.9 on), at info level
+dmesg 2>/dev/null | grep -a -i 'hugetlb' | sed 's/^/KLOG /'
 for n in /sys/devices/system/node/node*; do
 	echo "NODE ${n##*node} $(cat "$n/hugepages/hugepages-2048kB/nr_hugepages" 2>/dev/null || echo -) $(cat "$n/hugepages/hugepages-1048576kB/nr_hugepages" 2>/dev/null || echo -)"
 done
@@ -249,10 +252,11 @@ if [ "${1:-}" = setup ]; then
 	exit
 fi
 if [ "${1:-}" = bench ]; then
+	kernel "${BENCH_KERNEL:-6.1}" || { echo "bench: no Linux ${BENCH_KERNEL:-6.1} kernel"; exit 1; }
 	[ -f "$B/initrd-$KVER-${BOOT_FLAVOUR:-nosystemd}.img" ] && [ -f "$B/root.img" ] ||
 		setup "${BOOT_FLAVOUR:-nosystemd}" >/dev/null || exit 1
 	boot "bench-$2" "${BOOT_FLAVOUR:-nosystemd}" "$3" "$4" || exit 1
-	tr -d '\r' <"$B/bench-$2.log" | grep -a '^BENCH\|^UPTIME\|^NODE\|^STATUS'
+	tr -d '\r' <"$B/bench-$2.log" | grep -a '^BENCH\|^UPTIME\|^NODE\|^STATUS\|^KLOG'
 	exit 0
 fi
 if [ "${1:-}" = demo ]; then

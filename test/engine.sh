@@ -100,6 +100,29 @@ expect_eq "grow: workers" "$(field "r['sizes'][0]['workers']")" 2
 settled grow
 row "none (parallel)"
 
+# Free pages already in the pool absorb the workers' reservations (whatever their
+# node) and refuse node-bound ones larger than them: held while the workers work,
+# the growth is as parallel as from empty pools, and the record says who did it.
+for rel in 6.1.0 6.12.0; do
+	two "free-$rel" "$rel"
+	sim setnode 2048 0 150
+	run --method=parallel --cmdline "rd.hugepar.pages=2M:250"
+	expect_eq "free pages $rel: pools" "$(pools)" "250 250"
+	expect_eq "free pages $rel: the workers did it (method, by workers, topped up)" \
+		"$(field "(r['sizes'][0]['method'], r['sizes'][0]['pages_by_workers'], r['sizes'][0]['topped_up'])")" \
+		"('parallel', 350, 0)"
+	settled "free pages $rel"
+done
+
+# every reservation refused: per-node writes do the work, and the record says so
+two refused 6.12.0
+HUGEPAR_FAULT=reserve=ENOMEM run --method=parallel --cmdline "rd.hugepar.pages=2M:100"
+expect_eq "refused: pools" "$(pools)" "100 100"
+expect_eq "refused: the record tells the method that did the work" \
+	"$(field "r['sizes'][0]['method'] + ': ' + r['sizes'][0]['method_note']")" \
+	"serial: workers reserved 0 of 200 pages; per-node writes did the rest"
+settled refused
+
 two serial 6.12.0
 run --method=serial --cmdline "rd.hugepar.pages=2M:100"
 expect_eq "serial: pools" "$(pools)" "100 100"

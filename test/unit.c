@@ -575,9 +575,12 @@ static void test_adapt(void)
 	CHECK(strcmp(adapt_run(&growing, 16, buf, sizeof(buf)), "8 16 -> 16") == 0);
 	/* more workers that win nothing are not kept */
 	CHECK(strcmp(adapt_run(&flat, 64, buf, sizeof(buf)), "16 32 64 -> 16") == 0);
-	CHECK(strcmp(adapt_run(&growing, 3, buf, sizeof(buf)), "3 -> 3") == 0);
-	CHECK(strcmp(adapt_run(&growing, 1, buf, sizeof(buf)), "1 -> 1") == 0);
-	CHECK(strcmp(adapt_run(&growing, 0, buf, sizeof(buf)), "1 -> 1") == 0);
+	/* a node that may have no more than the start is not measured */
+	CHECK(strcmp(adapt_run(&growing, 3, buf, sizeof(buf)), " -> 3") == 0);
+	CHECK(strcmp(adapt_run(&growing, 1, buf, sizeof(buf)), " -> 1") == 0);
+	CHECK(strcmp(adapt_run(&growing, 0, buf, sizeof(buf)), " -> 1") == 0);
+	adapt_init(&a, 8, false);
+	CHECK(a.settled && a.k == 8 && strcmp(a.why, "8 workers, the most this node may have") == 0);
 
 	/* the record's words */
 	adapt_init(&a, 48, false);
