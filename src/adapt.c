@@ -15,6 +15,11 @@
 #include "adapt.h"
 #include "util.h"
 
+static const char *workers(unsigned k)
+{
+	return k == 1 ? "worker" : "workers";
+}
+
 void adapt_init(struct adapt *a, unsigned ceiling, bool fixed)
 {
 	unsigned q;
@@ -27,9 +32,10 @@ void adapt_init(struct adapt *a, unsigned ceiling, bool fixed)
 	a->peak = a->k;
 	a->settled = fixed || a->k == a->ceiling;
 	if (fixed)
-		snprintf(a->why, sizeof(a->why), "%u workers asked for", a->k);
+		snprintf(a->why, sizeof(a->why), "%u %s asked for", a->k, workers(a->k));
 	else if (a->settled) /* nothing to measure against */
-		snprintf(a->why, sizeof(a->why), "%u workers, the most this node may have", a->k);
+		snprintf(a->why, sizeof(a->why), "%u %s, the most this node may have", a->k,
+			 workers(a->k));
 }
 
 static uint32_t measured(const struct adapt *a, unsigned k)
@@ -95,8 +101,8 @@ static unsigned settle(struct adapt *a, const char *how)
 	unsigned b = best(a);
 
 	a->settled = true;
-	snprintf(a->why, sizeof(a->why), "%s; the best measured: %u workers, %u pages/s", how,
-		 b, measured(a, b));
+	snprintf(a->why, sizeof(a->why), "%s; the best measured: %u %s, %u pages/s", how,
+		 b, workers(b), measured(a, b));
 	return go(a, b);
 }
 
@@ -141,7 +147,7 @@ unsigned adapt_step(struct adapt *a, double rate)
 	prev = &a->rates[a->nrates - 2];
 	change = prev->pages_per_s ? (long)((rate - prev->pages_per_s) * 100 / prev->pages_per_s)
 				   : 100;
-	snprintf(how, sizeof(how), "%u workers gave %+ld%% over %u", a->k, change,
+	snprintf(how, sizeof(how), "%u %s gave %+ld%% over %u", a->k, workers(a->k), change,
 		 prev->workers);
 	/* A small gain may be the noise of one measure: growth ends at a fall, or at
 	 * the second small gain. */
@@ -158,6 +164,6 @@ void adapt_done(struct adapt *a)
 	if (a->settled)
 		return;
 	a->settled = true;
-	snprintf(a->why, sizeof(a->why), "the work ended at %u workers, before a settled measure",
-		 a->k);
+	snprintf(a->why, sizeof(a->why), "the work ended at %u %s, before a settled measure",
+		 a->k, workers(a->k));
 }

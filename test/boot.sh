@@ -172,7 +172,7 @@ INIT
 # boot NAME FLAVOUR TOPOLOGY CMDLINE: TOPOLOGY is "MB:CPUS MB:CPUS ..." per node, CPUS
 # a count (0 for a CPU-less node). The log is $B/NAME.log, the record $B/NAME.json.
 boot() {
-	local name=$1 flavour=$2 topo=$3 cmdline=$4 args=() i=0 cpu=0 mem=0 n mb c
+	local name=$1 flavour=$2 topo=$3 cmdline=$4 args=() i=0 cpu=0 mem=0 n mb c try
 	for n in $topo; do
 		mb=${n%%:*} c=${n#*:}
 		args+=(-object "memory-backend-ram,id=m$i,size=${mb}M")
@@ -183,13 +183,22 @@ boot() {
 		fi
 		cpu=$((cpu + c)) mem=$((mem + mb)) i=$((i + 1))
 	done
-	cp "$B/root.img" "$B/root-$name.img"
-	timeout 300 qemu-system-x86_64 -machine q35 -cpu max,pdpe1gb=on -smp "$cpu" -m "${mem}M" \
-		"${args[@]}" -kernel "$KERNEL" -initrd "$B/initrd-$KVER-$flavour.img" \
-		-drive "file=$B/root-$name.img,format=raw,if=virtio" \
-		-append "console=ttyS0 root=LABEL=hproot rw panic=-1 rd.shell=0 loglevel=4 $cmdline" \
-		-display none -monitor none -serial "file:$B/$name.log" -no-reboot >/dev/null 2>&1
-	rm -f "$B/root-$name.img"
+	# The emulated kernel now and then panics in its own early start (a timer under
+	# TCG, seen on 6.12 before any user space ran): such a boot is tried once more,
+	# its log kept as NAME.panic.log.
+	for try in 1 2; do
+		cp "$B/root.img" "$B/root-$name.img"
+		timeout 300 qemu-system-x86_64 -machine q35 -cpu max,pdpe1gb=on -smp "$cpu" -m "${mem}M" \
+			"${args[@]}" -kernel "$KERNEL" -initrd "$B/initrd-$KVER-$flavour.img" \
+			-drive "file=$B/root-$name.img,format=raw,if=virtio" \
+			-append "console=ttyS0 root=LABEL=hproot rw panic=-1 rd.shell=0 loglevel=4 $cmdline" \
+			-display none -monitor none -serial "file:$B/$name.log" -no-reboot >/dev/null 2>&1
+		rm -f "$B/root-$name.img"
+		[ $try = 1 ] && grep -aq 'Kernel panic' "$B/$name.log" && ! grep -aq 'hugepar' "$B/$name.log" ||
+			break
+		mv "$B/$name.log" "$B/$name.panic.log"
+		echo "     $name: the kernel panicked before user space (see $B/$name.panic.log): booting again"
+	done
 	sed -n '/^RECORD-BEGIN/,/^RECORD-END/p' "$B/$name.log" | sed '1d;$d' | tr -d '\r' >"$B/$name.json"
 	grep -q "^HUGEPAR-BOOT-END" "$B/$name.log"
 }
@@ -278,8 +287,9 @@ cases() {
 	# two nodes of different sizes: a share and a count; threads given
 	if boot "$k-shares" nosystemd "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 $RES rd.hugepar.threads=3"; then
 		pass "$k-shares: boot completed"
+		# of its memory blocks, rounded down to the granularity (stable across boots)
 		expect_eq "$k-shares: node 0 target is 25% of its memory" "$(rec $k-shares "r['nodes'][0]['sizes'][0]['target']")" \
-			"$(rec $k-shares "r['nodes'][0]['mem_total'] * 25 // 100 // (2 << 20)")"
+			"$(rec $k-shares "r['nodes'][0]['mem_basis'] * 25 // 100 // (2 << 20) // r['nodes'][0]['sizes'][0]['granularity'] * r['nodes'][0]['sizes'][0]['granularity']")"
 		expect_eq "$k-shares: pools = plan" "$(node_pool $k-shares 0 2) $(node_pool $k-shares 1 2)" \
 			"$(rec $k-shares "str(r['nodes'][0]['sizes'][0]['target']) + ' 40'")"
 		expect_eq "$k-shares: status" "$(rec $k-shares "r['status']")" ok
@@ -419,7 +429,7 @@ cases() {
 		if boot "$a" "$t" "$TWO" "rd.hugepar.pages=2M:20 $RES boot.after"; then
 			tr -d '\r' <"$B/$a.log" | sed -n '/^PROM-BEGIN/,/^PROM-END/p' | sed '1d;$d' >"$B/$a.prom"
 			expect_eq "$a: verify" "$(line $a VERIFY-RC)" 0
-			check "$a: hugetlbfs for 2M, mode 1770" sh -c "tr -d '\r' <'$B/$a.log' | grep -q '^MOUNT hugetlbfs /dev/hugepages2M hugetlbfs .*pagesize=2M.*mode=1770'"
+			check "$a: hugetlbfs for 2M, mode 1770" sh -c "tr -d '\r' <'$B/$a.log' | grep '^MOUNT hugetlbfs /dev/hugepages2M hugetlbfs ' | grep 'pagesize=2M' | grep -q 'mode=1770'"
 			check "$a: hugetlbfs for 1G" sh -c "tr -d '\r' <'$B/$a.log' | grep -q '^MOUNT hugetlbfs /mnt/huge1G hugetlbfs .*pagesize=1024M'"
 			if /usr/bin/python3 "$TOP/test/check-prometheus.py" "$B/$a.prom" >"$B/$a.prom.txt" 2>&1; then
 				check "$a: the textfile: achieved and live pages" sh -c \
