@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmarks in QEMU (software emulation, Debian's kernel), printed as markdown tables:
 #  1. reserving PAGES 2M pages from the booted root: global write, per-node writes,
-#     hugepar auto and with 1 worker (medians of 5, ratios to the global write);
+#     hugepar auto and with 1 worker (medians and ranges of 5 rounds; hugepar's
+#     ratio to each baseline paired by round);
 #  2. a thread sweep with init_on_alloc=1 (data for doc/threads-qemu.dat);
 #  3. the race to the real root on Debian's 6.1 and 6.12: no huge pages, the kernel's
 #     hugepages=N (parallel since 6.9), its per-node hugepages=0:N,1:M (one node after
@@ -21,15 +22,33 @@ col() { awk -v l="$2" '$1=="BENCH" && $2==l {print $3}' "$1" | median; }
 
 test/boot.sh setup late >/dev/null || { echo "bench: cannot build the boot images"; exit 1; }
 
-echo "### Reserving $PAGES 2M pages from the booted root (ms, median of 5)"
+echo "### Reserving $PAGES 2M pages from the booted root (ms: median, and range over 5 rounds)"
 echo
-echo "| machine | global write | per-node writes | hugepar auto | hugepar 1 worker |"
-echo "|---|---|---|---|---|"
+echo "Ratios are each round's baseline over hugepar's time in the same round (median, range)."
+echo
+echo "| machine | global write | per-node writes | hugepar auto | vs global write | vs per-node writes | hugepar 1 worker |"
+echo "|---|---|---|---|---|---|---|"
 while read -r name topo zero label; do
 	test/boot.sh bench "$name" "${topo//_/ }" "bench.pages=$PAGES bench.mode=compare rd.hugepar=0 init_on_alloc=$zero" >$out/$name.log
-	g=$(col $out/$name.log global) p=$(col $out/$name.log pernode)
-	h=$(col $out/$name.log hugepar) h1=$(col $out/$name.log hugepar-1)
-	echo "| $label | $g | $p | $h ($(ratio "$g" "$h")) | $h1 ($(ratio "$g" "$h1")) |"
+	python3 - "$out/$name.log" "$label" <<'PY'
+import statistics, sys
+ms = {}
+for l in open(sys.argv[1], errors='replace'):
+    f = l.split()
+    if len(f) >= 3 and f[0] == 'BENCH':
+        ms.setdefault(f[1], []).append(float(f[2]))
+def cell(v):
+    return '%.0f (%.0f-%.0f)' % (statistics.median(v), min(v), max(v))
+def paired(base):
+    r = [b / h for b, h in zip(ms[base], ms['hugepar']) if h > 0]
+    return '**%.2fx** (%.2f-%.2f)' % (statistics.median(r), min(r), max(r)) if r else '-'
+try:
+    print('| %s | %s | %s | %s | %s | %s | %s |' % (sys.argv[2], cell(ms['global']),
+          cell(ms['pernode']), cell(ms['hugepar']), paired('global'), paired('pernode'),
+          cell(ms['hugepar-1'])))
+except (KeyError, ValueError):
+    print('| %s | the boot gave no figures |' % sys.argv[2])
+PY
 done <<'CASES'
 zero1 1024:2 1 1 node, 2 vCPUs, init_on_alloc=1
 zero2 768:1_768:1 1 2 nodes x 1 vCPU, init_on_alloc=1
