@@ -34,8 +34,8 @@ void adapt_init(struct adapt *a, unsigned ceiling, bool fixed)
 	if (fixed)
 		snprintf(a->why, sizeof(a->why), "%u %s asked for", a->k, workers(a->k));
 	else if (a->settled) /* nothing to measure against */
-		snprintf(a->why, sizeof(a->why), "%u %s, the most this node may have", a->k,
-			 workers(a->k));
+		snprintf(a->why, sizeof(a->why), "%u %s, the most this node may have",
+			 a->k, workers(a->k));
 }
 
 static uint32_t measured(const struct adapt *a, unsigned k)
@@ -52,7 +52,8 @@ static void note(struct adapt *a, double rate)
 
 	for (unsigned i = 0; i < a->nrates; i++)
 		if (a->rates[i].workers == a->k) {
-			a->rates[i].pages_per_s = r; /* measured again: the newer counts */
+			a->rates[i].pages_per_s =
+			    r; /* measured again: the newer counts */
 			return;
 		}
 	if (a->nrates < ADAPT_MAX_RATES)
@@ -69,7 +70,8 @@ static unsigned best(const struct adapt *a)
 	for (unsigned i = 0; i < a->nrates; i++)
 		top = MAX(top, a->rates[i].pages_per_s);
 	for (unsigned i = 0; i < a->nrates; i++)
-		if ((uint64_t)a->rates[i].pages_per_s * 100 >= (uint64_t)top * (100 - ADAPT_DROP) &&
+		if ((uint64_t)a->rates[i].pages_per_s * 100 >=
+			(uint64_t)top * (100 - ADAPT_DROP) &&
 		    (!b || a->rates[i].workers < b))
 			b = a->rates[i].workers;
 	return b;
@@ -145,10 +147,11 @@ unsigned adapt_step(struct adapt *a, double rate)
 	if (a->nrates == 1) /* below the ceiling, or adapt_init had settled */
 		return go(a, MIN(a->ceiling, a->k * 2));
 	prev = &a->rates[a->nrates - 2];
-	change = prev->pages_per_s ? (long)((rate - prev->pages_per_s) * 100 / prev->pages_per_s)
-				   : 100;
-	snprintf(how, sizeof(how), "%u %s gave %+ld%% over %u", a->k, workers(a->k), change,
-		 prev->workers);
+	change = prev->pages_per_s
+		     ? (long)((rate - prev->pages_per_s) * 100 / prev->pages_per_s)
+		     : 100;
+	snprintf(how, sizeof(how), "%u %s gave %+ld%% over %u", a->k, workers(a->k),
+		 change, prev->workers);
 	/* A small gain may be the noise of one measure: growth ends at a fall, or at
 	 * the second small gain. */
 	if (change < ADAPT_GAIN)
@@ -164,6 +167,7 @@ void adapt_done(struct adapt *a)
 	if (a->settled)
 		return;
 	a->settled = true;
-	snprintf(a->why, sizeof(a->why), "the work ended at %u %s, before a settled measure",
-		 a->k, workers(a->k));
+	snprintf(a->why, sizeof(a->why),
+		 "the work ended at %u %s, before a settled measure", a->k,
+		 workers(a->k));
 }

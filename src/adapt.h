@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define ADAPT_GAIN	 5 /* percent: a doubling must raise the node's rate this much */
-#define ADAPT_DROP	 3 /* percent: a measure's noise; a rate this much lower is a fall */
+#define ADAPT_GAIN	5 /* percent: a doubling must raise the node's rate this much */
+#define ADAPT_DROP	3 /* percent: a measure's noise; a rate this much lower is a fall */
 #define ADAPT_MAX_RATES 12
 /* Every machine measured gains up to this many workers a node: no need to measure
  * fewer. */
@@ -35,10 +35,10 @@ struct adapt {
 	unsigned ceiling; /* at most */
 	unsigned peak;	  /* the most that worked at once */
 	bool settled;
-	bool refining;	  /* growth ended: trying midpoints */
-	unsigned weak;	  /* doublings that gained less than ADAPT_GAIN */
+	bool refining;	   /* growth ended: trying midpoints */
+	unsigned weak;	   /* doublings that gained less than ADAPT_GAIN */
 	unsigned nrefined; /* midpoints tried: two at most */
-	char how[64];	  /* how growth ended */
+	char how[64];	   /* how growth ended */
 	unsigned nrates;
 	struct adapt_rate rates[ADAPT_MAX_RATES];
 	char why[96];

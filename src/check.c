@@ -28,10 +28,13 @@ void pools_compare(const struct hp_record *r, const struct hp_topology *t, FILE 
 		int n = topology_node_index(t, id);
 
 		for (unsigned k = 0; zs && k < zs->n; k++) {
-			const struct json_val *c = &zs->kids[k], *rq = json_get(c, "requested");
+			const struct json_val *c = &zs->kids[k],
+					      *rq = json_get(c, "requested");
 			const char *sz = json_get_str(c, "size");
 			uint64_t achieved = json_get_num(c, "achieved"), bytes, live = 0;
-			int z = parse_bytes(sz, &bytes) ? -1 : topology_size_index(t, bytes / 1024);
+			int z = parse_bytes(sz, &bytes)
+				    ? -1
+				    : topology_size_index(t, bytes / 1024);
 
 			if (n >= 0 && z >= 0)
 				live = pool_persistent(&t->nodes[n].pool[z]);
@@ -40,7 +43,8 @@ void pools_compare(const struct hp_record *r, const struct hp_topology *t, FILE 
 				pc->drift++;
 				if (out)
 					fprintf(out,
-						"hugepar: node %u %s: %llu pages now, %llu when the "
+						"hugepar: node %u %s: %llu pages now, "
+						"%llu when the "
 						"run ended\n",
 						id, sz, (unsigned long long)live,
 						(unsigned long long)achieved);
@@ -48,7 +52,9 @@ void pools_compare(const struct hp_record *r, const struct hp_topology *t, FILE 
 			if (rq && rq->type == JSON_NUM && !rq->neg && live < rq->num) {
 				pc->shortc++;
 				if (out)
-					fprintf(out, "hugepar: node %u %s: %llu of %llu pages asked for\n",
+					fprintf(out,
+						"hugepar: node %u %s: %llu of %llu pages "
+						"asked for\n",
 						id, sz, (unsigned long long)live,
 						(unsigned long long)rq->num);
 			}
@@ -66,7 +72,8 @@ static int write_textfile(const char *file, const struct hp_record *r,
 	FILE *f;
 	int fd, rc = 0;
 
-	if (xsnprintf(dir, sizeof(dir), "%s", file) || xsnprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", file))
+	if (xsnprintf(dir, sizeof(dir), "%s", file) ||
+	    xsnprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", file))
 		return -ENAMETOOLONG;
 	slash = strrchr(dir, '/');
 	if (slash)
@@ -94,8 +101,8 @@ static int write_textfile(const char *file, const struct hp_record *r,
 	return rc;
 }
 
-int verify(const struct hp_settings *s, const struct hp_record *r, const struct hp_topology *t,
-	   struct verify_result *vr)
+int verify(const struct hp_settings *s, const struct hp_record *r,
+	   const struct hp_topology *t, struct verify_result *vr)
 {
 	char why[256];
 	int rc;
@@ -105,7 +112,8 @@ int verify(const struct hp_settings *s, const struct hp_record *r, const struct 
 		pools_compare(r, t, stdout, &vr->pools);
 	} else if (s->nentries) {
 		vr->no_record = true;
-		printf("hugepar: no record of a run at boot, but pages are configured: is hugepar "
+		printf("hugepar: no record of a run at boot, but pages are configured: "
+		       "is hugepar "
 		       "in the initramfs?\n");
 	}
 	for (unsigned i = 0; i < s->nmounts; i++) {

@@ -23,10 +23,10 @@ void pools_compare(const struct hp_record *r, const struct hp_topology *t, FILE 
 
 struct verify_result {
 	struct pool_check pools;
-	bool no_record;	       /* pages configured, but no run recorded */
+	bool no_record; /* pages configured, but no run recorded */
 	unsigned mounts_failed;
-	bool textfile;	       /* written */
-	bool failed;	       /* on_short = fail, and something is short */
+	bool textfile; /* written */
+	bool failed;   /* on_short = fail, and something is short */
 };
 
 /*
@@ -34,7 +34,7 @@ struct verify_result {
  * record (r may be NULL: no record), make the hugetlbfs mounts, write the textfile.
  * Returns -EAGAIN when the policy (on_short = fail) says the unit must fail.
  */
-int verify(const struct hp_settings *s, const struct hp_record *r, const struct hp_topology *t,
-	   struct verify_result *vr);
+int verify(const struct hp_settings *s, const struct hp_record *r,
+	   const struct hp_topology *t, struct verify_result *vr);
 
 #endif

@@ -62,7 +62,8 @@ void cmdline_from_plan(FILE *f, const struct hp_topology *t, const struct hp_pla
 
 int cmdline_from_record(FILE *f, const struct hp_record *r)
 {
-	const struct json_val *nodes = json_get(&r->v, "nodes"), *sizes = json_get(&r->v, "sizes");
+	const struct json_val *nodes = json_get(&r->v, "nodes"),
+			      *sizes = json_get(&r->v, "sizes");
 	struct row *row;
 	bool first = true;
 
@@ -79,7 +80,8 @@ int cmdline_from_record(FILE *f, const struct hp_record *r)
 
 			if (!zs || z >= zs->n)
 				continue;
-			row->ids[row->n] = (unsigned)json_get_num(&nodes->kids[i], "node");
+			row->ids[row->n] =
+			    (unsigned)json_get_num(&nodes->kids[i], "node");
 			row->pages[row->n++] = json_get_num(&zs->kids[z], "achieved");
 		}
 		put(f, row, nodes->n > 1, &first);

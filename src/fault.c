@@ -13,7 +13,15 @@
 #include "path.h"
 #include "util.h"
 
-enum action { ACT_DEFAULT, ACT_ERRNO, ACT_KILL, ACT_TERM, ACT_KILLMAIN, ACT_DELAY, ACT_HANG };
+enum action {
+	ACT_DEFAULT,
+	ACT_ERRNO,
+	ACT_KILL,
+	ACT_TERM,
+	ACT_KILLMAIN,
+	ACT_DELAY,
+	ACT_HANG
+};
 
 struct item {
 	char point[32];

@@ -75,7 +75,8 @@ static void __attribute__((noreturn)) usage(int rc)
 	    " hugepar verify  [options]  on the booted system: check the pools against "
 	    "the\n"
 	    "                            record, make the mounts, write the textfile\n"
-	    " hugepar cmdline [options]  print the kernel command line for the same pools\n"
+	    " hugepar cmdline [options]  print the kernel command line for the same "
+	    "pools\n"
 	    "\nOptions:\n"
 	    " -r, --sysroot DIR       read sysfs and procfs under DIR (default /)\n"
 	    " -c, --config FILE       settings file (default " DEFAULT_CONFIG
@@ -256,9 +257,11 @@ static int cmd_status(struct ctx *c)
 		return rc == -ENOENT ? EXIT_NO_RECORD : EXIT_BAD_RECORD;
 	record_check_settings(&r, c->config_given ? c->config : NULL);
 	/* the pools now: for --check, and beside the record in Prometheus' format */
-	live = (c->check || c->format == HP_FORMAT_PROMETHEUS) && topology_read(&c->topo) == 0;
+	live = (c->check || c->format == HP_FORMAT_PROMETHEUS) &&
+	       topology_read(&c->topo) == 0;
 	if (c->check && !live) {
-		fprintf(stderr, "hugepar: cannot read the pools now: %s\n", c->topo.error);
+		fprintf(stderr, "hugepar: cannot read the pools now: %s\n",
+			c->topo.error);
 		record_unload(&r);
 		return EXIT_FAIL;
 	}
@@ -293,13 +296,14 @@ static int cmd_verify(struct ctx *c)
 		return EXIT_FAIL;
 	}
 	rc = verify(&c->settings, have ? &r : NULL, &c->topo, &vr);
-	record_log(vr.pools.shortc || vr.pools.drift || vr.mounts_failed || vr.no_record
-		       ? LOG_WARNING
-		       : LOG_INFO,
-		   "verify: %u cells, %u with fewer pages than asked, %u changed since boot, "
-		   "%u of %u mounts failed%s",
-		   vr.pools.cells, vr.pools.shortc, vr.pools.drift, vr.mounts_failed,
-		   c->settings.nmounts, rc ? "; on_short = fail: failing" : "");
+	record_log(
+	    vr.pools.shortc || vr.pools.drift || vr.mounts_failed || vr.no_record
+		? LOG_WARNING
+		: LOG_INFO,
+	    "verify: %u cells, %u with fewer pages than asked, %u changed since boot, "
+	    "%u of %u mounts failed%s",
+	    vr.pools.cells, vr.pools.shortc, vr.pools.drift, vr.mounts_failed,
+	    c->settings.nmounts, rc ? "; on_short = fail: failing" : "");
 	if (have)
 		record_unload(&r);
 	return rc ? EXIT_FAIL : EXIT_OK;
@@ -317,7 +321,8 @@ static int cmd_cmdline(struct ctx *c)
 			return rc == -ENOENT ? EXIT_NO_RECORD : EXIT_BAD_RECORD;
 		rc = cmdline_from_record(stdout, &r);
 		if (rc)
-			fprintf(stderr, "hugepar: the record in %s has no pools\n", c->record_dir);
+			fprintf(stderr, "hugepar: the record in %s has no pools\n",
+				c->record_dir);
 		record_unload(&r);
 		return rc ? EXIT_BAD_RECORD : EXIT_OK;
 	}
@@ -411,12 +416,9 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		int (*fn)(struct ctx *);
-	} cmds[] = {{"plan", cmd_plan},
-		    {"apply", cmd_apply},
-		    {"status", cmd_status},
-		    {"verify", cmd_verify},
-		    {"cmdline", cmd_cmdline},
-		    {"wait", cmd_wait},
+	} cmds[] = {{"plan", cmd_plan},	      {"apply", cmd_apply},
+		    {"status", cmd_status},   {"verify", cmd_verify},
+		    {"cmdline", cmd_cmdline}, {"wait", cmd_wait},
 		    {"recover", cmd_recover}};
 	static struct ctx c; /* large: keep it off the stack */
 	int opt;
@@ -459,8 +461,9 @@ int main(int argc, char **argv)
 			else if (strcmp(optarg, "prometheus") == 0)
 				c.format = HP_FORMAT_PROMETHEUS;
 			else {
-				fprintf(stderr, "hugepar: --format %s: expected text, json or "
-						"prometheus\n",
+				fprintf(stderr,
+					"hugepar: --format %s: expected text, json or "
+					"prometheus\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -470,7 +473,9 @@ int main(int argc, char **argv)
 			break;
 		case 'F':
 			if (strcmp(optarg, "plan") && strcmp(optarg, "record")) {
-				fprintf(stderr, "hugepar: --from %s: expected plan or record\n", optarg);
+				fprintf(stderr,
+					"hugepar: --from %s: expected plan or record\n",
+					optarg);
 				return EXIT_USAGE;
 			}
 			c.from_record = strcmp(optarg, "record") == 0;

@@ -102,7 +102,8 @@ int mount_hugetlbfs(const struct hp_mount *m, const struct hp_topology *t, char 
 	if (mounted(m->path, type, sizeof(type), have, sizeof(have))) {
 		snprintf(want, sizeof(want), "pagesize=%s", size);
 		if (strcmp(type, "hugetlbfs") || !strstr(have, want)) {
-			snprintf(why, wlen, "already a mount of %s (%.60s), not hugetlbfs for %s",
+			snprintf(why, wlen,
+				 "already a mount of %s (%.60s), not hugetlbfs for %s",
 				 type, have, size);
 			return -EBUSY;
 		}
@@ -114,8 +115,9 @@ int mount_hugetlbfs(const struct hp_mount *m, const struct hp_topology *t, char 
 			rc = -errno;
 		else
 			rc = 0;
-		snprintf(why, wlen, rc ? "mounted already; setting its owner or mode: %s"
-				       : "hugetlbfs for %s mounted already",
+		snprintf(why, wlen,
+			 rc ? "mounted already; setting its owner or mode: %s"
+			    : "hugetlbfs for %s mounted already",
 			 rc ? strerror(-rc) : size);
 		return rc ? rc : 1;
 	}

@@ -26,15 +26,15 @@
 
 /* The parallel path's state in the coordinator. */
 struct node_run {
-	uint64_t need;	    /* pages the node lacked when the workers started */
-	struct adapt ad;    /* how many workers */
-	unsigned *active;   /* the slots of its workers claiming now, newest last */
+	uint64_t need;	  /* pages the node lacked when the workers started */
+	struct adapt ad;  /* how many workers */
+	unsigned *active; /* the slots of its workers claiming now, newest last */
 	uint64_t *mark_held, *mark_busy; /* per active worker, when the measure began */
 	uint32_t *mark_started;
 	unsigned nactive;
 	unsigned started, cap; /* workers started, and at most */
-	uint64_t mark_ms;   /* when the current measure (or the warm-up) began */
-	bool warm;	    /* the workers started last have made a claim each */
+	uint64_t mark_ms;      /* when the current measure (or the warm-up) began */
+	bool warm;	       /* the workers started last have made a claim each */
 };
 
 struct shared {
@@ -92,7 +92,8 @@ static unsigned plan_workers(struct size_job *j, struct parallel *pa, uint64_t *
 		*deficit += c->target - have;
 		if (pa) {
 			pa->nodes[n].need = c->target - have;
-			adapt_init(&pa->nodes[n].ad, (unsigned)MIN(c->workers, pa->nodes[n].need),
+			adapt_init(&pa->nodes[n].ad,
+				   (unsigned)MIN(c->workers, pa->nodes[n].need),
 				   !j->p->threads_auto);
 		}
 		/* refining may start workers again after retiring some */
@@ -104,9 +105,10 @@ static unsigned plan_workers(struct size_job *j, struct parallel *pa, uint64_t *
 /* The memory the coordinator shares with its workers, made before they fork. */
 static int share(struct parallel *pa, unsigned nnodes)
 {
-	pa->memlen = nnodes * sizeof(struct node_work) + pa->cap * sizeof(struct worker_slot);
-	pa->mem = mmap(NULL, pa->memlen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-		       -1, 0);
+	pa->memlen =
+	    nnodes * sizeof(struct node_work) + pa->cap * sizeof(struct worker_slot);
+	pa->mem = mmap(NULL, pa->memlen, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (pa->mem == MAP_FAILED) {
 		pa->mem = NULL;
 		return -errno;
@@ -168,7 +170,8 @@ static void set_workers(struct parallel *pa, unsigned n, unsigned k)
 	struct node_run *nr = &pa->nodes[n];
 
 	while (nr->nactive > k && nr->nactive > 1)
-		__atomic_store_n(&pa->sh.slot[nr->active[--nr->nactive]].stop, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&pa->sh.slot[nr->active[--nr->nactive]].stop, 1,
+				 __ATOMIC_RELAXED);
 	while (nr->nactive < k && add_worker(pa, n))
 		;
 }
@@ -181,8 +184,8 @@ static void set_workers(struct parallel *pa, unsigned n, unsigned k)
 static bool settled_in(const struct parallel *pa, const struct node_run *nr)
 {
 	for (unsigned i = 0; i < nr->nactive; i++)
-		if (__atomic_load_n(&pa->sh.slot[nr->active[i]].ended, __ATOMIC_RELAXED) <=
-		    nr->mark_started[i])
+		if (__atomic_load_n(&pa->sh.slot[nr->active[i]].ended,
+				    __ATOMIC_RELAXED) <= nr->mark_started[i])
 			return false;
 	return true;
 }
@@ -209,15 +212,18 @@ static void mark(struct parallel *pa, struct node_run *nr)
  */
 #define NODE_CLAIMS 4
 
-static double node_rate(const struct parallel *pa, const struct node_run *nr, uint64_t claim)
+static double node_rate(const struct parallel *pa, const struct node_run *nr,
+			uint64_t claim)
 {
 	uint64_t all = 0;
 	double rate = 0;
 
 	for (unsigned i = 0; i < nr->nactive; i++) {
 		const struct worker_slot *ws = &pa->sh.slot[nr->active[i]];
-		uint64_t held = __atomic_load_n(&ws->held, __ATOMIC_RELAXED) - nr->mark_held[i];
-		uint64_t busy = __atomic_load_n(&ws->busy_us, __ATOMIC_RELAXED) - nr->mark_busy[i];
+		uint64_t held =
+		    __atomic_load_n(&ws->held, __ATOMIC_RELAXED) - nr->mark_held[i];
+		uint64_t busy =
+		    __atomic_load_n(&ws->busy_us, __ATOMIC_RELAXED) - nr->mark_busy[i];
 
 		if (held < claim || !busy)
 			return 0;
@@ -247,16 +253,20 @@ static void tick(void *arg)
 		/* A measure starts once the workers are at work after a change (new ones
 		 * forked, bound and with a claim made; retired ones done with theirs). */
 		if (!nr->warm) {
-			if (!settled_in(pa, nr) && now - nr->mark_ms < ADAPT_MAX_MEASURE_MS)
+			if (!settled_in(pa, nr) &&
+			    now - nr->mark_ms < ADAPT_MAX_MEASURE_MS)
 				continue;
 			nr->warm = true;
 			mark(pa, nr);
 			continue;
 		}
-		rate = now - nr->mark_ms >= ADAPT_MIN_MEASURE_MS ? node_rate(pa, nr, claim) : 0;
+		rate = now - nr->mark_ms >= ADAPT_MIN_MEASURE_MS
+			   ? node_rate(pa, nr, claim)
+			   : 0;
 		if (!rate && now - nr->mark_ms < ADAPT_MAX_MEASURE_MS)
 			continue;
-		if (!rate) { /* a slow node: measure by what came in the longest measure */
+		if (!rate) { /* a slow node: measure by what came in the longest measure
+			      */
 			mark(pa, nr);
 			continue;
 		}
@@ -264,7 +274,8 @@ static void tick(void *arg)
 		nr->warm = k == nr->nactive;
 		set_workers(pa, n, k);
 		if (nr->ad.settled)
-			__atomic_store_n(&pa->sh.work[n].split, SPLIT * k, __ATOMIC_RELAXED);
+			__atomic_store_n(&pa->sh.work[n].split, SPLIT * k,
+					 __ATOMIC_RELAXED);
 		mark(pa, nr);
 	}
 }

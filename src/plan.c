@@ -27,9 +27,11 @@ static void check_mounts(struct hp_settings *s, const struct hp_topology *t)
 			settings_problem(s, m->origin, m->key, m->text,
 					 "page size %s is not offered by the kernel", sz);
 			settings_drop_mount(m);
-		} else if (m->path[0] != '/' || strstr(m->path, "/../") || strpbrk(m->path, " \t")) {
-			settings_problem(s, m->origin, m->key, m->text,
-					 "the path must be absolute, without spaces or ..");
+		} else if (m->path[0] != '/' || strstr(m->path, "/../") ||
+			   strpbrk(m->path, " \t")) {
+			settings_problem(
+			    s, m->origin, m->key, m->text,
+			    "the path must be absolute, without spaces or ..");
 			settings_drop_mount(m);
 		} else {
 			s->mounts[out++] = *m;
@@ -130,8 +132,8 @@ static uint64_t round_down(uint64_t v, uint64_t g)
 /* A cell's request: a count or an amount as they are; a share of the node's memory
  * basis, rounded down to the granularity, so that a basis that moves a little
  * between boots gives the same count. */
-static void request(struct hp_cell *c, const struct hp_amount *a, const struct hp_node *nd,
-		    uint64_t page_bytes)
+static void request(struct hp_cell *c, const struct hp_amount *a,
+		    const struct hp_node *nd, uint64_t page_bytes)
 {
 	switch (a->kind) {
 	case HP_AMOUNT_COUNT:

@@ -159,7 +159,8 @@ void children_collect(struct children *cs, const struct collect_policy *p)
 			struct child *c = &cs->c[i];
 			ssize_t n;
 
-			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (pf[i].fd < 0 ||
+			    !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			n = read(c->rfd, (char *)c->report + c->got, c->want - c->got);
 			if (n < 0 && errno == EINTR)

@@ -40,8 +40,8 @@ static void cell(FILE *f, const char *name, const struct json_val *nd,
 
 /* One gauge per node and size, from a field of the record's cells (milliseconds shown
  * as seconds, the base unit, when ms). */
-static void cells(FILE *f, const struct json_val *nodes, const char *name, const char *field,
-		  const char *help, bool ms)
+static void cells(FILE *f, const struct json_val *nodes, const char *name,
+		  const char *field, const char *help, bool ms)
 {
 	head(f, name, help);
 	for (unsigned i = 0; nodes && i < nodes->n; i++) {
@@ -77,8 +77,9 @@ static void live_pages(FILE *f, const struct json_val *nodes, const struct hp_to
 			    (z = topology_size_index(t, bytes / 1024)) < 0)
 				continue;
 			cell(f, "hugepar_live_pages", nd, c);
-			fprintf(f, " %llu\n",
-				(unsigned long long)pool_persistent(&t->nodes[n].pool[z]));
+			fprintf(
+			    f, " %llu\n",
+			    (unsigned long long)pool_persistent(&t->nodes[n].pool[z]));
 		}
 	}
 }
@@ -97,22 +98,27 @@ void record_prometheus(FILE *f, const struct hp_record *r, const struct hp_topol
 	fputs("\",kernel=\"", f);
 	value(f, json_get_str(v, "kernel"));
 	fputs("\"} 1\n", f);
-	head(f, "hugepar_run_status", "The run's outcome: 1 for its status, 0 for the others.");
+	head(f, "hugepar_run_status",
+	     "The run's outcome: 1 for its status, 0 for the others.");
 	for (size_t i = 0; i < ARRAY_SIZE(run_states); i++)
 		fprintf(f, "hugepar_run_status{status=\"%s\"} %d\n", run_states[i],
 			strcmp(json_get_str(v, "status"), run_states[i]) == 0);
 	head(f, "hugepar_run_duration_seconds", "How long the run took.");
-	fprintf(f, "hugepar_run_duration_seconds %.3f\n", json_get_num(v, "duration_ms") / 1000.0);
+	fprintf(f, "hugepar_run_duration_seconds %.3f\n",
+		json_get_num(v, "duration_ms") / 1000.0);
 	head(f, "hugepar_run_start_time_seconds", "When the run started, in Unix time.");
 	fprintf(f, "hugepar_run_start_time_seconds %llu\n",
 		(unsigned long long)json_get_num(v, "started_unix"));
 	head(f, "hugepar_run_workers", "Worker processes planned, all nodes and sizes.");
-	fprintf(f, "hugepar_run_workers %llu\n", (unsigned long long)json_get_num(v, "workers"));
+	fprintf(f, "hugepar_run_workers %llu\n",
+		(unsigned long long)json_get_num(v, "workers"));
 
-	cells(f, nodes, "hugepar_requested_pages", "requested", "Huge pages asked for.", false);
-	cells(f, nodes, "hugepar_target_pages", "target",
-	      "Huge pages planned: the request after the floor, free memory and the mode.",
+	cells(f, nodes, "hugepar_requested_pages", "requested", "Huge pages asked for.",
 	      false);
+	cells(
+	    f, nodes, "hugepar_target_pages", "target",
+	    "Huge pages planned: the request after the floor, free memory and the mode.",
+	    false);
 	cells(f, nodes, "hugepar_achieved_pages", "achieved",
 	      "Persistent huge pages in the pool when the run ended.", false);
 	cells(f, nodes, "hugepar_before_pages", "before",
@@ -131,13 +137,16 @@ void record_prometheus(FILE *f, const struct hp_record *r, const struct hp_topol
 				const struct json_val *c = &zs->kids[k];
 
 				fprintf(f, "hugepar_cell_status{node=\"%llu\",size=\"",
-					(unsigned long long)json_get_num(&nodes->kids[i], "node"));
+					(unsigned long long)json_get_num(&nodes->kids[i],
+									 "node"));
 				value(f, json_get_str(c, "size"));
 				fprintf(f, "\",status=\"%s\"} %d\n", cell_states[s],
-					strcmp(json_get_str(c, "status"), cell_states[s]) == 0);
+					strcmp(json_get_str(c, "status"),
+					       cell_states[s]) == 0);
 			}
 	}
-	head(f, "hugepar_size_duration_seconds", "Time spent on a page size (sizes run at once).");
+	head(f, "hugepar_size_duration_seconds",
+	     "Time spent on a page size (sizes run at once).");
 	for (unsigned i = 0; sizes && i < sizes->n; i++) {
 		fputs("hugepar_size_duration_seconds{size=\"", f);
 		value(f, json_get_str(&sizes->kids[i], "size"));

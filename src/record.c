@@ -169,7 +169,8 @@ static void body_full(struct json_out *j, const void *arg)
 		json_u64(j, "mem_total", t->nodes[n].mem_total);
 		json_u64(j, "mem_free", t->nodes[n].mem_free);
 		json_u64(j, "mem_basis", t->nodes[n].mem_basis);
-		json_str(j, "basis_from", t->nodes[n].basis_blocks ? "memory blocks" : "MemTotal");
+		json_str(j, "basis_from",
+			 t->nodes[n].basis_blocks ? "memory blocks" : "MemTotal");
 		json_u64(j, "floor", a->p->floor[n]);
 		json_u64(j, "workers", a->p->threads[n]);
 		json_open(j, "sizes", '[');
@@ -191,7 +192,8 @@ static void body_full(struct json_out *j, const void *arg)
 			json_u64(j, "workers_peak", cr->workers.workers_peak);
 			json_u64(j, "workers_settled", cr->workers.workers_settled);
 			json_open(j, "workers_rates", '[');
-			for (unsigned k = 0; k < cr->workers.nrates && k < ADAPT_MAX_RATES; k++) {
+			for (unsigned k = 0;
+			     k < cr->workers.nrates && k < ADAPT_MAX_RATES; k++) {
 				json_open(j, NULL, '[');
 				json_u64(j, NULL, cr->workers.rates[k].workers);
 				json_u64(j, NULL, cr->workers.rates[k].pages_per_s);
@@ -307,8 +309,9 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 			snprintf(more, sizeof(more), ", %llu asked: capped",
 				 (unsigned long long)asked);
 		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-		pos += snprintf(sizes + pos, sizeof(sizes) - pos, ", %s %llu/%llu pages (%s%s)",
-				sz, (unsigned long long)got, (unsigned long long)target,
+		pos += snprintf(sizes + pos, sizeof(sizes) - pos,
+				", %s %llu/%llu pages (%s%s)", sz,
+				(unsigned long long)got, (unsigned long long)target,
 				method_name(res->sizes[z].method), more);
 		if (pos >= sizeof(sizes))
 			break;

@@ -49,6 +49,7 @@ void record_print(const struct hp_record *r, enum hp_format format);
 void record_check_settings(const struct hp_record *r, const char *config);
 /* The record in Prometheus' text format, with each node's pools now when live is
  * given (prometheus.c). */
-void record_prometheus(FILE *f, const struct hp_record *r, const struct hp_topology *live);
+void record_prometheus(FILE *f, const struct hp_record *r,
+		       const struct hp_topology *live);
 
 #endif

@@ -43,10 +43,12 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 		fprintf(f, "%s %s", i ? "," : "", s->sources[i]);
 	fprintf(f, "%s\n", s->nsources ? "" : " none");
 	if (!s->nentries)
-		fprintf(f, "Nothing is configured: no 'pages =' in the settings files and no "
-			   "rd.hugepar.pages= on the kernel\ncommand line, so nothing will be "
-			   "done. Add one (hugepar.conf(5)), e.g. 'pages = 2M:50%%' in\n"
-			   "/etc/hugepar.conf, then build the initramfs again.\n");
+		fprintf(
+		    f,
+		    "Nothing is configured: no 'pages =' in the settings files and no "
+		    "rd.hugepar.pages= on the kernel\ncommand line, so nothing will be "
+		    "done. Add one (hugepar.conf(5)), e.g. 'pages = 2M:50%%' in\n"
+		    "/etc/hugepar.conf, then build the initramfs again.\n");
 	fprintf(f, "\n%-6s %-6s %-16s %10s %10s %10s\n", "NODE", "CPUS", "CPULIST",
 		"MEMTOTAL", "MEMFREE", "FLOOR");
 	for (unsigned n = 0; n < t->nnodes; n++) {
@@ -94,8 +96,8 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 		}
 	}
 	for (unsigned i = 0; i < s->nmounts; i++)
-		fprintf(f, "%sMount (hugepar verify, on the booted system): %s\n", i ? "" : "\n",
-			s->mounts[i].text);
+		fprintf(f, "%sMount (hugepar verify, on the booted system): %s\n",
+			i ? "" : "\n", s->mounts[i].text);
 	if (s->nproblems) {
 		fprintf(f, "\nProblems (%u):\n", s->nproblems);
 		for (unsigned i = 0; i < s->nproblems; i++) {
@@ -196,7 +198,8 @@ void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topo
 		json_u64(&j, "mem_total", nd->mem_total);
 		json_u64(&j, "mem_free", nd->mem_free);
 		json_u64(&j, "mem_basis", nd->mem_basis);
-		json_str(&j, "basis_from", nd->basis_blocks ? "memory blocks" : "MemTotal");
+		json_str(&j, "basis_from",
+			 nd->basis_blocks ? "memory blocks" : "MemTotal");
 		json_close(&j, '}');
 	}
 	json_close(&j, ']');

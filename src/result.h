@@ -26,8 +26,8 @@ enum hp_status {
 
 /* What the engine saw on one node and size, for the reason. */
 struct cell_note {
-	uint64_t ms;   /* time spent there */
-	char note[96]; /* what stopped it, or "" */
+	uint64_t ms;		  /* time spent there */
+	char note[96];		  /* what stopped it, or "" */
 	uint32_t workers_peak;	  /* workers started */
 	uint32_t workers_settled; /* the count the controller settled at */
 	uint32_t nrates;
@@ -38,7 +38,7 @@ struct cell_note {
 struct hp_cell_result {
 	uint64_t before;			/* persistent pages before */
 	uint64_t achieved;			/* persistent pages after */
-	struct cell_note workers; /* the workers of the node and size */
+	struct cell_note workers;		/* the workers of the node and size */
 	uint64_t surplus_before, surplus_after; /* the node's surplus pages */
 	uint64_t ms;
 	enum hp_status status;
@@ -56,10 +56,10 @@ struct hp_size_result {
 	uint64_t overcommit_before, overcommit_after;
 	uint64_t surplus_before, surplus_after;
 	uint64_t chunks, enomem;
-	uint64_t trimmed;    /* pages freed on nodes that got more than planned */
-	uint64_t topped_up;  /* pages added by per-node writes after the workers */
+	uint64_t trimmed;	   /* pages freed on nodes that got more than planned */
+	uint64_t topped_up;	   /* pages added by per-node writes after the workers */
 	uint64_t pages_by_workers; /* pages the workers reserved and the commit kept */
-	bool restore_failed; /* nr_overcommit_hugepages could not be put back */
+	bool restore_failed;	   /* nr_overcommit_hugepages could not be put back */
 };
 
 struct hp_result {

@@ -335,7 +335,8 @@ static int parse_mount(char *buf, struct hp_mount *m, char *why, size_t wlen)
 	uint64_t bytes, mode;
 
 	if (!colon || colon[1] != '/') {
-		snprintf(why, wlen, "expected SIZE:/PATH[,owner=U][,group=G][,mode=OCTAL]");
+		snprintf(why, wlen,
+			 "expected SIZE:/PATH[,owner=U][,group=G][,mode=OCTAL]");
 		return -EINVAL;
 	}
 	*colon = '\0';
@@ -348,19 +349,22 @@ static int parse_mount(char *buf, struct hp_mount *m, char *why, size_t wlen)
 	if (opt)
 		*opt++ = '\0';
 	m->path = strdup(colon + 1);
-	for (char *o = opt ? strtok_r(opt, ",", &save) : NULL; o; o = strtok_r(NULL, ",", &save)) {
+	for (char *o = opt ? strtok_r(opt, ",", &save) : NULL; o;
+	     o = strtok_r(NULL, ",", &save)) {
 		if (strncmp(o, "owner=", 6) == 0 && o[6]) {
 			free(m->owner);
 			m->owner = strdup(o + 6);
 		} else if (strncmp(o, "group=", 6) == 0 && o[6]) {
 			free(m->group);
 			m->group = strdup(o + 6);
-		} else if (strncmp(o, "mode=", 5) == 0 && parse_octal(o + 5, &mode) == 0 &&
-			   mode <= 07777) {
+		} else if (strncmp(o, "mode=", 5) == 0 &&
+			   parse_octal(o + 5, &mode) == 0 && mode <= 07777) {
 			m->mode = (unsigned)mode;
 			m->has_mode = true;
 		} else {
-			snprintf(why, wlen, "option '%.32s': expected owner=, group= or mode=OCTAL", o);
+			snprintf(why, wlen,
+				 "option '%.32s': expected owner=, group= or mode=OCTAL",
+				 o);
 			return -EINVAL;
 		}
 	}
@@ -471,12 +475,14 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 		else if (strcmp(value, "fail") == 0)
 			s->on_short = HP_SHORT_FAIL;
 		else
-			settings_problem(s, origin, key, value, "expected 'continue' or 'fail'");
+			settings_problem(s, origin, key, value,
+					 "expected 'continue' or 'fail'");
 	} else if (strcmp(k, "mount") == 0) {
 		add_mount(s, key, value, origin);
 	} else if (strcmp(k, "textfile") == 0) {
 		if (strcmp(value, "none") && value[0] != '/') {
-			settings_problem(s, origin, key, value, "expected an absolute path or 'none'");
+			settings_problem(s, origin, key, value,
+					 "expected an absolute path or 'none'");
 		} else {
 			free(s->textfile);
 			s->textfile = strcmp(value, "none") ? strdup(value) : NULL;

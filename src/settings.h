@@ -54,9 +54,9 @@ struct hp_mount {
 	char *owner, *group; /* names or numbers, or NULL */
 	unsigned mode;	     /* of the mount's root */
 	bool has_mode;
-	char *text;	     /* as written */
+	char *text; /* as written */
 	char *origin;
-	char *key;	     /* "mount" or "rd.hugepar.mount" */
+	char *key; /* "mount" or "rd.hugepar.mount" */
 };
 
 struct hp_settings {
@@ -85,12 +85,12 @@ struct hp_settings {
 	bool failed;	 /* out of memory while reading: the settings are not whole */
 };
 
-#define HP_DEFAULT_RESERVE (UINT64_C(512) << 20)
+#define HP_DEFAULT_RESERVE  (UINT64_C(512) << 20)
 #define HP_AUTO_GRANULARITY 200 /* hundredths of a percent: 2% */
 #define HP_DEFAULT_TEXTFILE "/var/lib/prometheus/node-exporter/hugepar.prom"
-#define HP_DEFAULT_TIMEOUT 60000
-#define HP_MAX_TIMEOUT_MS  (UINT64_C(3600) * 1000)
-#define HP_MAX_THREADS	   4096
+#define HP_DEFAULT_TIMEOUT  60000
+#define HP_MAX_TIMEOUT_MS   (UINT64_C(3600) * 1000)
+#define HP_MAX_THREADS	    4096
 /* A settings file larger than this is not read (and said so). */
 #define HP_MAX_FILE (UINT64_C(1) << 20)
 /* Values longer than this are shown shortened in messages, with their length. */

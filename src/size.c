@@ -174,7 +174,8 @@ static void tell_the_truth(struct size_job *j)
 		return;
 	snprintf(j->rep.sr.method_note, sizeof(j->rep.sr.method_note),
 		 "workers reserved %llu of %llu pages; per-node writes did the rest",
-		 (unsigned long long)j->rep.sr.pages_by_workers, (unsigned long long)gained);
+		 (unsigned long long)j->rep.sr.pages_by_workers,
+		 (unsigned long long)gained);
 	j->rep.sr.method = HP_METHOD_SERIAL;
 }
 

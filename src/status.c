@@ -161,11 +161,13 @@ void record_check_settings(const struct hp_record *r, const char *config)
 	settings_load_config(&now, config, false);
 	settings_digest(&now, digest, sizeof(digest));
 	if (strcmp(digest, used))
-		fprintf(stderr,
-			"hugepar: warning: %s or %s.d has changed since this run read it: the "
-			"next boot still uses the copy in its initramfs until you build it "
-			"again (update-initramfs -u, or dracut -f)\n",
-			config, config);
+		fprintf(
+		    stderr,
+		    "hugepar: warning: %s or %s.d has changed since this run read it: "
+		    "the "
+		    "next boot still uses the copy in its initramfs until you build it "
+		    "again (update-initramfs -u, or dracut -f)\n",
+		    config, config);
 	settings_free(&now);
 }
 
@@ -218,7 +220,8 @@ void record_print(const struct hp_record *r, enum hp_format format)
 	printf("hugepar %s on Linux %s: %s in %llu ms, started %llu.%03llu s after boot, "
 	       "%llu workers\n",
 	       json_get_str(v, "version"), json_get_str(v, "kernel"),
-	       json_get_str(v, "status"), (unsigned long long)json_get_num(v, "duration_ms"),
+	       json_get_str(v, "status"),
+	       (unsigned long long)json_get_num(v, "duration_ms"),
 	       (unsigned long long)boot / 1000, (unsigned long long)boot % 1000,
 	       (unsigned long long)json_get_num(v, "workers"));
 	if (json_get_str(v, "error")[0])

@@ -130,7 +130,8 @@ static unsigned count_blocks(const char *dir)
 	if (!d)
 		return 0;
 	while ((de = readdir(d)))
-		if (strncmp(de->d_name, "memory", 6) == 0 && parse_u64(de->d_name + 6, &id) == 0)
+		if (strncmp(de->d_name, "memory", 6) == 0 &&
+		    parse_u64(de->d_name + 6, &id) == 0)
 			n++;
 	closedir(d);
 	return n;
@@ -160,7 +161,8 @@ static void read_basis(struct hp_topology *t)
 		else
 			snprintf(dir, sizeof(dir), "/sys/devices/system/memory");
 		blocks = bs ? count_blocks(dir) : 0;
-		nd->basis_blocks = blocks && nd->has_memory && mul_u64(blocks, bs, &nd->mem_basis);
+		nd->basis_blocks =
+		    blocks && nd->has_memory && mul_u64(blocks, bs, &nd->mem_basis);
 		if (!nd->basis_blocks)
 			nd->mem_basis = nd->mem_total;
 	}

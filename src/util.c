@@ -122,7 +122,8 @@ int parse_hex(const char *str, uint64_t *out)
 
 		if (!isxdigit((unsigned char)*p))
 			return -EINVAL;
-		d = isdigit((unsigned char)*p) ? *p - '0' : tolower((unsigned char)*p) - 'a' + 10;
+		d = isdigit((unsigned char)*p) ? *p - '0'
+					       : tolower((unsigned char)*p) - 'a' + 10;
 		if (v >> 60)
 			return -ERANGE;
 		v = v << 4 | d;

@@ -39,7 +39,8 @@ static uint64_t claim(struct node_work *w, uint64_t max)
 	if (left >= (int64_t)n)
 		return n;
 	/* fewer than asked were left: give back the part that was not there */
-	__atomic_fetch_add(&w->remaining, (int64_t)n - (left > 0 ? left : 0), __ATOMIC_RELAXED);
+	__atomic_fetch_add(&w->remaining, (int64_t)n - (left > 0 ? left : 0),
+			   __ATOMIC_RELAXED);
 	return left > 0 ? (uint64_t)left : 0;
 }
 
@@ -69,7 +70,8 @@ void worker_main(void *arg, int wfd, int ctl)
 		if (!n)
 			break; /* the node's work is all claimed */
 		m.chunks++;
-		__atomic_store_n(&job->slot->started, (uint32_t)m.chunks, __ATOMIC_RELAXED);
+		__atomic_store_n(&job->slot->started, (uint32_t)m.chunks,
+				 __ATOMIC_RELAXED);
 		rc = hugetlb_reserve(job->kb, n, &r);
 		__atomic_store_n(&job->slot->ended, (uint32_t)m.chunks, __ATOMIC_RELAXED);
 		if (rc) {

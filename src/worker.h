@@ -30,7 +30,7 @@ struct worker_slot {
 };
 
 struct worker_report {
-	int32_t err;	 /* why it stopped short, or 0 */
+	int32_t err; /* why it stopped short, or 0 */
 	uint32_t pad;
 	uint64_t held;	 /* pages it holds */
 	uint64_t chunks; /* reservation calls made */

@@ -282,11 +282,11 @@ static void test_plan(void)
 	machine(&t, 1, 4, UINT64_C(386355) << 20, UINT64_C(380000) << 20);
 	settings_free(s);
 	settings_set(s, "pages", "2M:50%", "t", false);
-	CHECK(plan_granularity(s, &nodes[0], 2 << 20) == 2048);	/* 2% = 3863 -> 2048 */
+	CHECK(plan_granularity(s, &nodes[0], 2 << 20) == 2048); /* 2% = 3863 -> 2048 */
 	CHECK(plan_granularity(s, &nodes[0], UINT64_C(1) << 30) == 4); /* 7.5 -> 4 */
 	CHECK(plan_make(s, &t, &p) == 0);
-	CHECK(plan_cell(&p, 0, 0)->requested == 96256 && plan_cell(&p, 0, 0)->unrounded == 96588 &&
-	      plan_cell(&p, 0, 0)->rounded);
+	CHECK(plan_cell(&p, 0, 0)->requested == 96256 &&
+	      plan_cell(&p, 0, 0)->unrounded == 96588 && plan_cell(&p, 0, 0)->rounded);
 	plan_free(&p);
 	nodes[0].mem_basis = UINT64_C(385200) << 20;
 	CHECK(plan_make(s, &t, &p) == 0);
@@ -302,7 +302,8 @@ static void test_plan(void)
 	/* a cut by free memory is rounded too */
 	settings_set(s, "pages", "2M:400G", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
-	CHECK(plan_cell(&p, 0, 0)->target == 189440 && plan_cell(&p, 0, 0)->unrounded == 189744);
+	CHECK(plan_cell(&p, 0, 0)->target == 189440 &&
+	      plan_cell(&p, 0, 0)->unrounded == 189744);
 	plan_free(&p);
 
 	/* The auto formula. */
@@ -534,21 +535,24 @@ static double curve_at(const struct curve *c, unsigned k)
 		return c->rate[0] * k / c->k[0];
 	for (unsigned i = 1; i < c->n; i++)
 		if (k <= c->k[i])
-			return c->rate[i - 1] + (c->rate[i] - c->rate[i - 1]) * (k - c->k[i - 1]) /
+			return c->rate[i - 1] + (c->rate[i] - c->rate[i - 1]) *
+						    (k - c->k[i - 1]) /
 						    (c->k[i] - c->k[i - 1]);
 	return c->rate[c->n - 1];
 }
 
 /* Drive the controller on a curve until it settles: the counts it tried, in order,
  * as "8 16 32 -> 12". */
-static const char *adapt_run(const struct curve *c, unsigned ceiling, char *buf, size_t len)
+static const char *adapt_run(const struct curve *c, unsigned ceiling, char *buf,
+			     size_t len)
 {
 	struct adapt a;
 	size_t off = 0;
 
 	adapt_init(&a, ceiling, false);
 	for (unsigned steps = 0; !a.settled && steps < 20; steps++) {
-		off += (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "", a.k);
+		off +=
+		    (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "", a.k);
 		adapt_step(&a, curve_at(c, a.k));
 	}
 	snprintf(buf + off, len - off, " -> %u", a.k);
@@ -558,10 +562,12 @@ static const char *adapt_run(const struct curve *c, unsigned ceiling, char *buf,
 static void test_adapt(void)
 {
 	/* the seeds' machines, per node: all threads over 2 nodes */
-	const struct curve skylake = {5, {4, 8, 16, 32, 64}, {272.7, 545.5, 750, 631.6, 600}};
-	const struct curve cascade = {5, {4, 8, 16, 32, 64}, {307.7, 600, 1090.9, 1200, 1333.3}};
-	const struct curve knee = {8, {1, 2, 4, 8, 12, 16, 24, 48},
-				   {80, 160, 310, 560, 720, 650, 560, 480}};
+	const struct curve skylake = {
+	    5, {4, 8, 16, 32, 64}, {272.7, 545.5, 750, 631.6, 600}};
+	const struct curve cascade = {
+	    5, {4, 8, 16, 32, 64}, {307.7, 600, 1090.9, 1200, 1333.3}};
+	const struct curve knee = {
+	    8, {1, 2, 4, 8, 12, 16, 24, 48}, {80, 160, 310, 560, 720, 650, 560, 480}};
 	const struct curve growing = {5, {1, 2, 4, 8, 16}, {100, 190, 350, 620, 1050}};
 	const struct curve flat = {2, {1, 2}, {500, 500}};
 	struct adapt a;
@@ -570,7 +576,8 @@ static void test_adapt(void)
 	/* starts at a power of two near a quarter, grows while it pays, settles at the
 	 * best measured: the knee on each shape */
 	CHECK(strcmp(adapt_run(&skylake, 72, buf, sizeof(buf)), "16 32 -> 16") == 0);
-	CHECK(strcmp(adapt_run(&cascade, 96, buf, sizeof(buf)), "16 32 64 96 -> 64") == 0);
+	CHECK(strcmp(adapt_run(&cascade, 96, buf, sizeof(buf)), "16 32 64 96 -> 64") ==
+	      0);
 	CHECK(strcmp(adapt_run(&knee, 48, buf, sizeof(buf)), "8 16 32 12 14 -> 12") == 0);
 	CHECK(strcmp(adapt_run(&growing, 16, buf, sizeof(buf)), "8 16 -> 16") == 0);
 	/* more workers that win nothing are not kept */
@@ -580,7 +587,8 @@ static void test_adapt(void)
 	CHECK(strcmp(adapt_run(&growing, 1, buf, sizeof(buf)), " -> 1") == 0);
 	CHECK(strcmp(adapt_run(&growing, 0, buf, sizeof(buf)), " -> 1") == 0);
 	adapt_init(&a, 8, false);
-	CHECK(a.settled && a.k == 8 && strcmp(a.why, "8 workers, the most this node may have") == 0);
+	CHECK(a.settled && a.k == 8 &&
+	      strcmp(a.why, "8 workers, the most this node may have") == 0);
 
 	/* the record's words */
 	adapt_init(&a, 48, false);
@@ -588,8 +596,9 @@ static void test_adapt(void)
 		adapt_step(&a, curve_at(&knee, a.k));
 	CHECK(a.nrates == 5 && a.rates[3].workers == 12 && a.rates[3].pages_per_s == 720);
 	CHECK(a.peak == 32);
-	CHECK(strcmp(a.why, "32 workers gave -17% over 16; the best measured: 12 workers, "
-			    "720 pages/s") == 0);
+	CHECK(strcmp(a.why,
+		     "32 workers gave -17% over 16; the best measured: 12 workers, "
+		     "720 pages/s") == 0);
 
 	/* a fixed count is the answer from the start */
 	adapt_init(&a, 24, true);
@@ -601,7 +610,8 @@ static void test_adapt(void)
 	adapt_step(&a, 1e12);
 	adapt_done(&a);
 	CHECK(a.settled && a.k == 32 && a.rates[0].pages_per_s == 4000000000u);
-	CHECK(strcmp(a.why, "the work ended at 32 workers, before a settled measure") == 0);
+	CHECK(strcmp(a.why, "the work ended at 32 workers, before a settled measure") ==
+	      0);
 	adapt_done(&a);
 	CHECK(a.k == 32);
 
