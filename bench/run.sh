@@ -21,7 +21,9 @@ saved=$(cat $H/nr_hugepages)
 trap 'echo "$saved" >$H/nr_hugepages' EXIT
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null)
 
-empty() { echo 0 >$H/nr_hugepages; sync; }
+# Freed huge pages go back to the buddy allocator partly after the write returns:
+# let that settle before the next timed run.
+empty() { echo 0 >$H/nr_hugepages; sync; sleep 0.2; }
 ms() { # run a command, print its wall time in ms
 	local t0 t1
 	t0=$(date +%s%N)
@@ -29,10 +31,13 @@ ms() { # run a command, print its wall time in ms
 	t1=$(date +%s%N)
 	echo $(((t1 - t0) / 1000000)).$(((t1 - t0) / 10000 % 100))
 }
-global() { echo $PAGES >$H/nr_hugepages; }
+# Every method is a command of its own, started by exec as a user would run it
+# (sysctl, a unit's ExecStart, dpdk-hugepages.py): the baselines pay a start too.
+global() { sh -c "echo $PAGES >$H/nr_hugepages"; }
 pernode() {
-	local n per=$((PAGES / $(echo "$nodes" | wc -w)))
-	for n in $nodes; do echo $per >"$n/hugepages/hugepages-2048kB/nr_hugepages"; done
+	local per=$((PAGES / $(echo "$nodes" | wc -w)))
+	# shellcheck disable=SC2016
+	sh -c 'for n; do echo '$per' >"$n/hugepages/hugepages-2048kB/nr_hugepages"; done' sh $nodes
 }
 hp() { $HP apply --config /dev/null --record-dir "${TMPDIR:-/tmp}/hugepar-bench" --cmdline "rd.hugepar.pages=2M:$PAGES $*"; }
 hugeadm_() { hugeadm --pool-pages-min "2MB:$PAGES"; }

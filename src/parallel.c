@@ -233,10 +233,13 @@ static double node_rate(const struct parallel *pa, const struct node_run *nr,
 	return all >= NODE_CLAIMS * claim ? rate : 0;
 }
 
-static void tick(void *arg)
+/* Returns whether a node is still measured: once all are settled, the coordinator
+ * sleeps until the reports come, and leaves the CPUs to the workers. */
+static bool tick(void *arg)
 {
 	struct parallel *pa = arg;
 	uint64_t now = now_ms();
+	bool measuring = false;
 
 	for (unsigned n = 0; n < pa->j->t->nnodes; n++) {
 		struct node_run *nr = &pa->nodes[n];
@@ -250,6 +253,7 @@ static void tick(void *arg)
 			adapt_done(&nr->ad);
 			continue;
 		}
+		measuring = true;
 		/* A measure starts once the workers are at work after a change (new ones
 		 * forked, bound and with a claim made; retired ones done with theirs). */
 		if (!nr->warm) {
@@ -278,6 +282,7 @@ static void tick(void *arg)
 					 __ATOMIC_RELAXED);
 		mark(pa, nr);
 	}
+	return measuring;
 }
 
 /* Free pages already in the pool count for every reservation before any surplus page
@@ -473,43 +478,59 @@ int size_parallel(struct size_job *j)
 
 /*
  * method=auto: is the parallel path worth its fixed cost here? Time a per-node write
- * that changes nothing (the fixed cost of a write), reserve the first pages of every
- * node with an exact per-node write (useful work in any case), time one worker's
- * life (fork, exit, wait), and let result_auto_estimate() compare. doc/threads.md.
+ * that changes nothing (the fixed cost of a write), reserve the first pages of the
+ * first node that gives any with an exact per-node write (useful work in any case),
+ * time one worker's life (fork, exit, wait), and let result_auto_estimate() compare.
+ * The other nodes are taken to cost the same per page, as the nodes of one machine
+ * do: probing each would reserve their first pages one node after the other, while
+ * the rest of the machine waits. doc/threads.md.
  */
 #define PROBE_MIN 4
 #define PROBE_MAX 32
+
+/* The probe of node n: its cost per page in ns, 0 when it gave nothing. */
+static uint64_t probe_node(struct size_job *j, unsigned n)
+{
+	const struct hp_cell *c = plan_cell(j->p, n, j->z);
+	uint64_t have = c->current, got, probe, dt, dt0, t0;
+
+	probe = MIN(
+	    MIN(c->target - c->current, MAX(PROBE_MIN, (c->target - c->current) / 100)),
+	    PROBE_MAX);
+	t0 = now_us();
+	size_node_write(j, n, c->current, j->deadline);
+	dt0 = now_us() - t0;
+	t0 = now_us();
+	size_node_write(j, n, c->current + probe, j->deadline);
+	dt = now_us() - t0;
+	size_node_now(j, n, &have);
+	got = have > c->current ? have - c->current : 0;
+	if (!got)
+		return 0; /* the node gives nothing: reconcile will say so */
+	return MAX(dt > dt0 ? (dt - dt0) * 1000 / got : 0, UINT64_C(1));
+}
 
 bool size_auto_parallel(struct size_job *j)
 {
 	const struct hp_topology *t = j->t;
 	struct auto_node *an = calloc(t->nnodes, sizeof(*an));
 	struct auto_estimate e = {0};
+	uint64_t t0, fork_us, page_ns = 0;
 	unsigned k = 0;
-	uint64_t t0, fork_us;
 	pid_t pid;
 
 	fault_at("probe");
 	for (unsigned n = 0; an && n < t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
-		uint64_t have = c->current, got, probe, dt, dt0;
+		uint64_t have = c->current;
 
 		if (c->target <= c->current || size_out_of_time(j))
 			continue;
-		probe = MIN(MIN(c->target - c->current,
-				MAX(PROBE_MIN, (c->target - c->current) / 100)),
-			    PROBE_MAX);
-		t0 = now_us();
-		size_node_write(j, n, c->current, j->deadline);
-		dt0 = now_us() - t0;
-		t0 = now_us();
-		size_node_write(j, n, c->current + probe, j->deadline);
-		dt = now_us() - t0;
-		size_node_now(j, n, &have);
-		got = have > c->current ? have - c->current : 0;
-		if (!got)
-			continue; /* the node gives nothing: reconcile will say so */
-		an[k].page_ns = dt > dt0 ? (dt - dt0) * 1000 / got : 0;
+		if (!page_ns && !(page_ns = probe_node(j, n)))
+			continue;
+		if (size_node_now(j, n, &have))
+			have = c->current;
+		an[k].page_ns = page_ns;
 		an[k].rest = c->target > have ? c->target - have : 0;
 		an[k].workers = c->workers;
 		k++;

@@ -113,13 +113,14 @@ void children_collect(struct children *cs, const struct collect_policy *p)
 	struct pollfd *pf = NULL;
 	unsigned cap = 0;
 	uint64_t next_tick = now_ms() + p->tick_ms;
+	bool ticking = p->tick != NULL;
 
 	for (;;) {
 		uint64_t now = now_ms(), next = now + 1000;
 		unsigned working = 0;
 
-		if (p->tick && now >= next_tick && !cs->told) {
-			p->tick(p->tick_arg);
+		if (ticking && now >= next_tick && !cs->told) {
+			ticking = p->tick(p->tick_arg);
 			next_tick = now_ms() + p->tick_ms;
 		}
 		if (!cs->told && (stop_requested() || now >= p->tell_at)) {
@@ -132,7 +133,7 @@ void children_collect(struct children *cs, const struct collect_policy *p)
 			cs->killed = true;
 		}
 		next = MIN(next, cs->told ? cs->told_at + p->kill_after : p->tell_at);
-		if (p->tick && !cs->told)
+		if (ticking && !cs->told)
 			next = MIN(next, next_tick);
 		if (cap < cs->n) { /* a tick may have added children */
 			struct pollfd *np = realloc(pf, cs->n * sizeof(*pf));

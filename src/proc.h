@@ -50,8 +50,9 @@ struct collect_policy {
 	uint64_t tell_at;    /* monotonic ms: send 'sig' to children still at work... */
 	int sig;	     /* (a stop request sends it at once) */
 	uint64_t kill_after; /* ...and SIGKILL this many ms later */
-	/* Called every tick_ms while children are at work (it may spawn more). */
-	void (*tick)(void *arg);
+	/* Called every tick_ms while children are at work (it may spawn more), until
+	 * it returns false. */
+	bool (*tick)(void *arg);
 	void *tick_arg;
 	unsigned tick_ms;
 };
