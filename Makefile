@@ -188,7 +188,7 @@ demo:
 # Benchmarks (about 10 minutes): this machine, then QEMU; tables on stdout, plot in doc/.
 bench:
 	@$(MAKE) --no-print-directory deps
-	@$(MAKE) --no-print-directory hugepar hugepar-test
+	@$(MAKE) --no-print-directory hugepar hugepar-test $(BUILD)/holdpages
 	bench/run.sh
 	ADAPT_RUNS=5 test/adapt.sh
 	bench/qemu.sh

@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs inside the QEMU guest, after the root switch (bench/qemu.sh). Kernel command
 # line: bench.pages=N (2M pages in all, split over the nodes), bench.mode=compare or
-# sweep. Prints "BENCH label ms pages" lines; /proc/uptime has 10 ms resolution,
+# sweep, bench.rounds=N (default 5). Prints "BENCH label ms pages" lines; /proc/uptime has 10 ms resolution,
 # enough for runs of a few hundred ms.
 H=/sys/kernel/mm/hugepages/hugepages-2048kB
 arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 PAGES=$(arg bench.pages)
 MODE=$(arg bench.mode)
-ROUNDS=5
+ROUNDS=$(arg bench.rounds)
+ROUNDS=${ROUNDS:-5}
 NODES=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
 PER=$((PAGES / NODES))
 up() { read -r u _ </proc/uptime; echo "${u%.*}${u#*.}0"; }
@@ -17,6 +18,26 @@ pernode() {
 	for d in /sys/devices/system/node/node[0-9]*; do
 		echo $PER >"$d/hugepages/hugepages-2048kB/nr_hugepages"
 	done
+}
+# The floor for any parallel way on this machine: one bare process per CPU, bound to
+# its node, reserving its share with one hugetlb mapping (holdpages), all at once,
+# with nothing before or after (the pages are not kept).
+bare() {
+	cpus=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
+	echo $PAGES >$H/nr_overcommit_hugepages
+	rm -f /tmp/held
+	mkfifo /tmp/held
+	pids=
+	for d in /sys/devices/system/node/node[0-9]*; do
+		for c in $d/cpu[0-9]*; do
+			holdpages 2048 "${d##*node}" $((PAGES / cpus)) >/tmp/held &
+			pids="$pids $!"
+		done
+	done
+	head -n "$cpus" /tmp/held >/dev/null
+	kill $pids
+	wait
+	echo 0 >$H/nr_overcommit_hugepages
 }
 hp() { /usr/sbin/hugepar apply --config /dev/null --record-dir /tmp/r \
 	--cmdline "rd.hugepar.pages=2M:$PER rd.hugepar.reserve=64M $*"; }
@@ -48,6 +69,7 @@ while [ $round -le $ROUNDS ]; do
 	*)
 		run global sh -c "echo $PAGES >$H/nr_hugepages"
 		run pernode pernode
+		run bare bare
 		run hugepar hp
 		[ -n "$(arg bench.verbose)" ] && /usr/sbin/hugepar status -d /tmp/r | sed 's/^/STATUS /'
 		run hugepar-1 hp rd.hugepar.threads=1

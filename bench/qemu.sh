@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmarks in QEMU (software emulation, Debian's kernel), printed as markdown tables:
 #  1. reserving PAGES 2M pages from the booted root: global write, per-node writes,
-#     hugepar auto and with 1 worker (medians and ranges of 5 rounds; hugepar's
-#     ratio to each baseline paired by round);
+#     the floor (bare processes, one a CPU, at once), hugepar auto and with 1 worker
+#     (medians and ranges of QEMU_ROUNDS rounds, default 9; hugepar's ratio to each
+#     baseline paired by round);
 #  2. a thread sweep with init_on_alloc=1 (data for doc/threads-qemu.dat);
 #  3. the race to the real root on Debian's 6.1 and 6.12: no huge pages, the kernel's
 #     hugepages=N (parallel since 6.9), its per-node hugepages=0:N,1:M (one node after
@@ -22,14 +23,17 @@ col() { awk -v l="$2" '$1=="BENCH" && $2==l {print $3}' "$1" | median; }
 
 test/boot.sh setup late >/dev/null || { echo "bench: cannot build the boot images"; exit 1; }
 
-echo "### Reserving $PAGES 2M pages from the booted root (ms: median, and range over 5 rounds)"
+ROUNDS=${QEMU_ROUNDS:-9}
+echo "### Reserving $PAGES 2M pages from the booted root (ms: median, and range over $ROUNDS rounds)"
 echo
 echo "Ratios are each round's baseline over hugepar's time in the same round (median, range)."
+echo "The floor is one bare process per CPU reserving its share, all at once, with nothing"
+echo "before or after: the most any parallel way can reach on this emulated machine."
 echo
-echo "| machine | global write | per-node writes | hugepar auto | vs global write | vs per-node writes | hugepar 1 worker |"
-echo "|---|---|---|---|---|---|---|"
+echo "| machine | global write | per-node writes | the floor | hugepar auto | vs global write | vs per-node writes | floor / hugepar | hugepar 1 worker |"
+echo "|---|---|---|---|---|---|---|---|---|"
 while read -r name topo zero label; do
-	test/boot.sh bench "$name" "${topo//_/ }" "bench.pages=$PAGES bench.mode=compare rd.hugepar=0 init_on_alloc=$zero" >$out/$name.log
+	test/boot.sh bench "$name" "${topo//_/ }" "bench.pages=$PAGES bench.mode=compare bench.rounds=$ROUNDS rd.hugepar=0 init_on_alloc=$zero" >$out/$name.log
 	python3 - "$out/$name.log" "$label" <<'PY'
 import statistics, sys
 ms = {}
@@ -39,13 +43,14 @@ for l in open(sys.argv[1], errors='replace'):
         ms.setdefault(f[1], []).append(float(f[2]))
 def cell(v):
     return '%.0f (%.0f-%.0f)' % (statistics.median(v), min(v), max(v))
-def paired(base):
+def paired(base, bold=True):
     r = [b / h for b, h in zip(ms[base], ms['hugepar']) if h > 0]
-    return '**%.2fx** (%.2f-%.2f)' % (statistics.median(r), min(r), max(r)) if r else '-'
+    f = '**%.2fx** (%.2f-%.2f)' if bold else '%.2fx (%.2f-%.2f)'
+    return f % (statistics.median(r), min(r), max(r)) if r else '-'
 try:
-    print('| %s | %s | %s | %s | %s | %s | %s |' % (sys.argv[2], cell(ms['global']),
-          cell(ms['pernode']), cell(ms['hugepar']), paired('global'), paired('pernode'),
-          cell(ms['hugepar-1'])))
+    print('| %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (sys.argv[2],
+          cell(ms['global']), cell(ms['pernode']), cell(ms['bare']), cell(ms['hugepar']),
+          paired('global'), paired('pernode'), paired('bare', False), cell(ms['hugepar-1'])))
 except (KeyError, ValueError):
     print('| %s | the boot gave no figures |' % sys.argv[2])
 PY

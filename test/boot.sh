@@ -118,7 +118,7 @@ make_root() {
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,sbin,usr/sbin,usr/bin,proc,sys,dev,run,tmp,etc}
 	cp "$(command -v busybox)" "$r/bin/busybox"
-	for c in sh cat ls mount poweroff sleep echo grep pidof kill sed seq wc dmesg; do
+	for c in sh cat ls mount poweroff sleep echo grep pidof kill sed seq wc dmesg head mkfifo rm; do
 		ln -s busybox "$r/bin/$c"
 	done
 	cp "$TOP/hugepar" "$r/usr/sbin/hugepar"
