@@ -21,13 +21,17 @@ pernode() {
 }
 # The floor for any parallel way on this machine: one bare process per CPU, bound to
 # its node, reserving its share with one hugetlb mapping (holdpages), all at once,
-# with nothing before or after (the pages are not kept).
+# with nothing before or after. Timed until every one holds its pages; letting them
+# go (the pages are not kept) is not timed.
 bare() {
+	empty
+	sleep 1
 	cpus=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
 	echo $PAGES >$H/nr_overcommit_hugepages
 	rm -f /tmp/held
 	mkfifo /tmp/held
 	pids=
+	t0=$(up)
 	for d in /sys/devices/system/node/node[0-9]*; do
 		for c in $d/cpu[0-9]*; do
 			holdpages 2048 "${d##*node}" $((PAGES / cpus)) >/tmp/held &
@@ -35,6 +39,8 @@ bare() {
 		done
 	done
 	head -n "$cpus" /tmp/held >/dev/null
+	t1=$(up)
+	[ "$round" = 0 ] || echo "BENCH bare $((t1 - t0)) $(cat $H/surplus_hugepages)"
 	kill $pids
 	wait
 	echo 0 >$H/nr_overcommit_hugepages
@@ -69,7 +75,7 @@ while [ $round -le $ROUNDS ]; do
 	*)
 		run global sh -c "echo $PAGES >$H/nr_hugepages"
 		run pernode pernode
-		run bare bare
+		bare
 		run hugepar hp
 		[ -n "$(arg bench.verbose)" ] && /usr/sbin/hugepar status -d /tmp/r | sed 's/^/STATUS /'
 		run hugepar-1 hp rd.hugepar.threads=1
