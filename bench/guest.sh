@@ -33,7 +33,7 @@ bare() {
 	pids=
 	t0=$(up)
 	for d in /sys/devices/system/node/node[0-9]*; do
-		for c in $d/cpu[0-9]*; do
+		for _ in "$d"/cpu[0-9]*; do
 			holdpages 2048 "${d##*node}" $((PAGES / cpus)) >/tmp/held &
 			pids="$pids $!"
 		done

@@ -100,7 +100,7 @@ for series in 6.1 6.12; do
 			BENCH_KERNEL=$series test/boot.sh bench "race-$series-$v" "768:1 768:1" \
 				"$c init_on_alloc=1" >$out/race-$series-$v-$r.log
 			t=$(awk '$1=="UPTIME" {print $2}' $out/race-$series-$v-$r.log)
-			pools=$(awk '$1=="NODE" {printf "%s%s", s, $3; s="+"}' $out/race-$series-$v-$r.log)
+			pools=$(awk '$1=="NODE" && $3 ~ /^[0-9]+$/ {printf "%s%s", s, $3; s="+"}' $out/race-$series-$v-$r.log)
 			printf '%s\t%s\t%s\t%s\t%s\n' "$series" "$r" "$v" "${t:-0}" "$pools" >>$out/race.tsv
 		done
 	done
@@ -125,7 +125,7 @@ echo '```'
 for series in 6.1 6.12; do
 	for v in parallel pernode hugepar; do
 		f=$out/race-$series-$v-$BOOT_RUNS.log
-		echo "$series $v: $(awk '$1=="NODE" {printf "%s%s", s, $3; s="+"}' "$f")"
+		echo "$series $v: $(awk '$1=="NODE" && $3 ~ /^[0-9]+$/ {printf "%s%s", s, $3; s="+"}' "$f")"
 		sed -n 's/^KLOG /    /p' "$f" | grep -i 'took\|allocat' | head -n 3
 	done
 done
