@@ -394,25 +394,119 @@ static int cmd_wait(struct ctx *c)
 	return EXIT_FAIL;
 }
 
+static const struct option opts[] = {
+    {"sysroot", required_argument, NULL, 'r'},
+    {"config", required_argument, NULL, 'c'},
+    {"cmdline", required_argument, NULL, 'k'},
+    {"method", required_argument, NULL, 'm'},
+    {"record-dir", required_argument, NULL, 'd'},
+    {"json", no_argument, NULL, 'J'},
+    {"format", required_argument, NULL, 'f'},
+    {"check", no_argument, NULL, 'C'},
+    {"from", required_argument, NULL, 'F'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+#ifdef HUGEPAR_TESTING
+    {"simulate", no_argument, NULL, 'S'},
+#endif
+    {NULL, 0, NULL, 0},
+};
+
+static int format_parse(const char *s, enum hp_format *f)
+{
+	if (strcmp(s, "text") == 0)
+		*f = HP_FORMAT_TEXT;
+	else if (strcmp(s, "json") == 0)
+		*f = HP_FORMAT_JSON;
+	else if (strcmp(s, "prometheus") == 0)
+		*f = HP_FORMAT_PROMETHEUS;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* One option into the context: -1 to go on, or the exit code that ends the run. */
+static int take_option(struct ctx *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'r':
+		path_set_root(arg);
+		break;
+	case 'c':
+		c->config = arg;
+		c->config_given = true;
+		break;
+	case 'k':
+		c->cmdline = arg;
+		break;
+	case 'm':
+		if (method_parse(arg, &c->method)) {
+			fprintf(stderr,
+				"hugepar: --method %s: expected auto, parallel or serial\n",
+				arg);
+			return EXIT_USAGE;
+		}
+		break;
+	case 'd':
+		c->record_dir = arg;
+		break;
+	case 'J':
+		c->format = HP_FORMAT_JSON;
+		break;
+	case 'f':
+		if (format_parse(arg, &c->format)) {
+			fprintf(stderr,
+				"hugepar: --format %s: expected text, json or prometheus\n",
+				arg);
+			return EXIT_USAGE;
+		}
+		break;
+	case 'C':
+		c->check = true;
+		break;
+	case 'F':
+		if (strcmp(arg, "plan") && strcmp(arg, "record")) {
+			fprintf(stderr, "hugepar: --from %s: expected plan or record\n", arg);
+			return EXIT_USAGE;
+		}
+		c->from_record = strcmp(arg, "record") == 0;
+		break;
+	case 'S':
+		c->simulate = true;
+		break;
+	case 'h':
+		usage(EXIT_OK);
+	case 'V':
+		printf("hugepar %s\n", HUGEPAR_VERSION);
+		return EXIT_OK;
+	default:
+		usage(EXIT_USAGE);
+	}
+	return -1;
+}
+
+/* The kernel behind the pool files: the running one, or (test build) a simulated
+ * one under the sysroot. */
+static int choose_kernel(const struct ctx *c)
+{
+	hugetlb_use(&hugetlb_live);
+#ifdef HUGEPAR_TESTING
+	if (c->simulate) {
+		int rc = sim_open();
+
+		if (rc) {
+			fprintf(stderr, "hugepar: cannot simulate a kernel under %s: %s\n",
+				path_root(), strerror(-rc));
+			return EXIT_FAIL;
+		}
+		hugetlb_use(&hugetlb_sim);
+	}
+#endif
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"sysroot", required_argument, NULL, 'r'},
-	    {"config", required_argument, NULL, 'c'},
-	    {"cmdline", required_argument, NULL, 'k'},
-	    {"method", required_argument, NULL, 'm'},
-	    {"record-dir", required_argument, NULL, 'd'},
-	    {"json", no_argument, NULL, 'J'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"check", no_argument, NULL, 'C'},
-	    {"from", required_argument, NULL, 'F'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-#ifdef HUGEPAR_TESTING
-	    {"simulate", no_argument, NULL, 'S'},
-#endif
-	    {NULL, 0, NULL, 0},
-	};
 	static const struct {
 		const char *name;
 		int (*fn)(struct ctx *);
@@ -421,97 +515,22 @@ int main(int argc, char **argv)
 		    {"cmdline", cmd_cmdline}, {"wait", cmd_wait},
 		    {"recover", cmd_recover}};
 	static struct ctx c; /* large: keep it off the stack */
-	int opt;
+	int opt, rc;
 
 	c.config = DEFAULT_CONFIG;
 	c.record_dir = HP_RECORD_DIR;
 	c.method = HP_METHOD_AUTO;
-	while ((opt = getopt_long(argc, argv, "r:c:k:m:d:Jf:hV", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'r':
-			path_set_root(optarg);
-			break;
-		case 'c':
-			c.config = optarg;
-			c.config_given = true;
-			break;
-		case 'k':
-			c.cmdline = optarg;
-			break;
-		case 'm':
-			if (method_parse(optarg, &c.method)) {
-				fprintf(stderr,
-					"hugepar: --method %s: expected auto, parallel "
-					"or serial\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'd':
-			c.record_dir = optarg;
-			break;
-		case 'J':
-			c.format = HP_FORMAT_JSON;
-			break;
-		case 'f':
-			if (strcmp(optarg, "text") == 0)
-				c.format = HP_FORMAT_TEXT;
-			else if (strcmp(optarg, "json") == 0)
-				c.format = HP_FORMAT_JSON;
-			else if (strcmp(optarg, "prometheus") == 0)
-				c.format = HP_FORMAT_PROMETHEUS;
-			else {
-				fprintf(stderr,
-					"hugepar: --format %s: expected text, json or "
-					"prometheus\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'C':
-			c.check = true;
-			break;
-		case 'F':
-			if (strcmp(optarg, "plan") && strcmp(optarg, "record")) {
-				fprintf(stderr,
-					"hugepar: --from %s: expected plan or record\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			c.from_record = strcmp(optarg, "record") == 0;
-			break;
-		case 'S':
-			c.simulate = true;
-			break;
-		case 'h':
-			usage(EXIT_OK);
-		case 'V':
-			printf("hugepar %s\n", HUGEPAR_VERSION);
-			return EXIT_OK;
-		default:
-			usage(EXIT_USAGE);
-		}
-	}
+	while ((opt = getopt_long(argc, argv, "r:c:k:m:d:Jf:hV", opts, NULL)) != -1)
+		if ((rc = take_option(&c, opt, optarg)) >= 0)
+			return rc;
 	if (optind != argc - 1) {
 		fprintf(stderr, "hugepar: %s\n",
 			optind == argc ? "a command is needed" : "one command only");
 		usage(EXIT_USAGE);
 	}
 	c.command = argv[optind];
-	hugetlb_use(&hugetlb_live);
-#ifdef HUGEPAR_TESTING
-	if (c.simulate) {
-		int rc = sim_open();
-
-		if (rc) {
-			fprintf(stderr,
-				"hugepar: cannot simulate a kernel under %s: %s\n",
-				path_root(), strerror(-rc));
-			return EXIT_FAIL;
-		}
-		hugetlb_use(&hugetlb_sim);
-	}
-#endif
+	if ((rc = choose_kernel(&c)) >= 0)
+		return rc;
 	live_prepare();
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (strcmp(c.command, cmds[i].name) == 0)

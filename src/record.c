@@ -103,12 +103,111 @@ static void header(struct json_out *j, const struct full *a, const char *status)
 	json_str(j, "status", status);
 }
 
+/* One size's line of the record's "sizes". */
+static void size_json(struct json_out *j, const struct hp_topology *t, unsigned z,
+		      const struct hp_size_result *sr)
+{
+	char sz[16];
+
+	format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+	json_open(j, NULL, '{');
+	json_str(j, "size", sz);
+	json_u64(j, "kb", t->sizes[z].kb);
+	json_bool(j, "worked", sr->worked);
+	json_str(j, "method", sr->worked ? method_name(sr->method) : "none");
+	json_str(j, "method_note", sr->method_note);
+	if (sr->failure[0] && sr->afterwards[0]) {
+		char both[272];
+
+		snprintf(both, sizeof(both), "%s; %s", sr->failure, sr->afterwards);
+		json_str(j, "error", both);
+	} else {
+		json_str(j, "error", sr->failure[0] ? sr->failure : sr->afterwards);
+	}
+	json_u64(j, "workers", sr->workers);
+	json_u64(j, "ms", sr->ms);
+	json_u64(j, "overcommit_before",
+		 sr->worked ? sr->overcommit_before : t->sizes[z].overcommit);
+	json_u64(j, "overcommit_after",
+		 sr->worked ? sr->overcommit_after : t->sizes[z].overcommit);
+	json_u64(j, "surplus_before",
+		 sr->worked ? sr->surplus_before : t->sizes[z].pool.surplus);
+	json_u64(j, "surplus_after",
+		 sr->worked ? sr->surplus_after : t->sizes[z].pool.surplus);
+	json_u64(j, "chunks", sr->chunks);
+	json_u64(j, "chunks_refused", sr->enomem);
+	json_u64(j, "trimmed", sr->trimmed);
+	json_u64(j, "topped_up", sr->topped_up);
+	json_u64(j, "pages_by_workers", sr->pages_by_workers);
+	json_close(j, '}');
+}
+
+/* One cell (node n, size z) of a node's "sizes". */
+static void cell_json(struct json_out *j, const struct full *a, unsigned n, unsigned z)
+{
+	const struct hp_topology *t = a->t;
+	const struct hp_cell *c = plan_cell(a->p, n, z);
+	const struct hp_cell_result *cr = &a->res->cells[n * t->nsizes + z];
+	char sz[16];
+
+	format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+	json_open(j, NULL, '{');
+	json_str(j, "size", sz);
+	json_u64(j, "before", cr->before);
+	if (c->requested_set)
+		json_u64(j, "requested", c->requested);
+	else
+		json_null(j, "requested");
+	json_u64(j, "target", c->target);
+	json_u64(j, "achieved", cr->achieved);
+	json_u64(j, "workers", c->workers);
+	json_u64(j, "workers_peak", cr->workers.workers_peak);
+	json_u64(j, "workers_settled", cr->workers.workers_settled);
+	json_open(j, "workers_rates", '[');
+	for (unsigned k = 0; k < cr->workers.nrates && k < ADAPT_MAX_RATES; k++) {
+		json_open(j, NULL, '[');
+		json_u64(j, NULL, cr->workers.rates[k].workers);
+		json_u64(j, NULL, cr->workers.rates[k].pages_per_s);
+		json_close(j, ']');
+	}
+	json_close(j, ']');
+	json_str(j, "workers_why", cr->workers.workers_why);
+	json_u64(j, "granularity", c->granularity);
+	if (c->rounded)
+		json_u64(j, "unrounded", c->unrounded);
+	else
+		json_null(j, "unrounded");
+	json_u64(j, "ms", cr->ms);
+	json_str(j, "status", status_name(cr->status));
+	json_str(j, "reason", cr->reason);
+	json_close(j, '}');
+}
+
+static void node_json(struct json_out *j, const struct full *a, unsigned n)
+{
+	const struct hp_node *nd = &a->t->nodes[n];
+
+	json_open(j, NULL, '{');
+	json_u64(j, "node", nd->id);
+	json_u64(j, "cpus", nd->ncpus);
+	json_u64(j, "mem_total", nd->mem_total);
+	json_u64(j, "mem_free", nd->mem_free);
+	json_u64(j, "mem_basis", nd->mem_basis);
+	json_str(j, "basis_from", nd->basis_blocks ? "memory blocks" : "MemTotal");
+	json_u64(j, "floor", a->p->floor[n]);
+	json_u64(j, "workers", a->p->threads[n]);
+	json_open(j, "sizes", '[');
+	for (unsigned z = 0; z < a->t->nsizes; z++)
+		cell_json(j, a, n, z);
+	json_close(j, ']');
+	json_close(j, '}');
+}
+
 static void body_full(struct json_out *j, const void *arg)
 {
 	const struct full *a = arg;
 	const struct hp_topology *t = a->t;
 	const struct hp_result *r = a->res;
-	char sz[16];
 
 	json_open(j, NULL, '{');
 	header(j, a, status_name(r->status));
@@ -123,97 +222,12 @@ static void body_full(struct json_out *j, const void *arg)
 	report_settings_json(j, a->s);
 	recovered_json(j, a->rec);
 	json_open(j, "sizes", '[');
-	for (unsigned z = 0; z < t->nsizes; z++) {
-		const struct hp_size_result *sr = &r->sizes[z];
-
-		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-		json_open(j, NULL, '{');
-		json_str(j, "size", sz);
-		json_u64(j, "kb", t->sizes[z].kb);
-		json_bool(j, "worked", sr->worked);
-		json_str(j, "method", sr->worked ? method_name(sr->method) : "none");
-		json_str(j, "method_note", sr->method_note);
-		if (sr->failure[0] && sr->afterwards[0]) {
-			char both[272];
-
-			snprintf(both, sizeof(both), "%s; %s", sr->failure,
-				 sr->afterwards);
-			json_str(j, "error", both);
-		} else {
-			json_str(j, "error",
-				 sr->failure[0] ? sr->failure : sr->afterwards);
-		}
-		json_u64(j, "workers", sr->workers);
-		json_u64(j, "ms", sr->ms);
-		json_u64(j, "overcommit_before",
-			 sr->worked ? sr->overcommit_before : t->sizes[z].overcommit);
-		json_u64(j, "overcommit_after",
-			 sr->worked ? sr->overcommit_after : t->sizes[z].overcommit);
-		json_u64(j, "surplus_before",
-			 sr->worked ? sr->surplus_before : t->sizes[z].pool.surplus);
-		json_u64(j, "surplus_after",
-			 sr->worked ? sr->surplus_after : t->sizes[z].pool.surplus);
-		json_u64(j, "chunks", sr->chunks);
-		json_u64(j, "chunks_refused", sr->enomem);
-		json_u64(j, "trimmed", sr->trimmed);
-		json_u64(j, "topped_up", sr->topped_up);
-		json_u64(j, "pages_by_workers", sr->pages_by_workers);
-		json_close(j, '}');
-	}
+	for (unsigned z = 0; z < t->nsizes; z++)
+		size_json(j, t, z, &r->sizes[z]);
 	json_close(j, ']');
 	json_open(j, "nodes", '[');
-	for (unsigned n = 0; n < t->nnodes; n++) {
-		json_open(j, NULL, '{');
-		json_u64(j, "node", t->nodes[n].id);
-		json_u64(j, "cpus", t->nodes[n].ncpus);
-		json_u64(j, "mem_total", t->nodes[n].mem_total);
-		json_u64(j, "mem_free", t->nodes[n].mem_free);
-		json_u64(j, "mem_basis", t->nodes[n].mem_basis);
-		json_str(j, "basis_from",
-			 t->nodes[n].basis_blocks ? "memory blocks" : "MemTotal");
-		json_u64(j, "floor", a->p->floor[n]);
-		json_u64(j, "workers", a->p->threads[n]);
-		json_open(j, "sizes", '[');
-		for (unsigned z = 0; z < t->nsizes; z++) {
-			const struct hp_cell *c = plan_cell(a->p, n, z);
-			const struct hp_cell_result *cr = &r->cells[n * t->nsizes + z];
-
-			format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-			json_open(j, NULL, '{');
-			json_str(j, "size", sz);
-			json_u64(j, "before", cr->before);
-			if (c->requested_set)
-				json_u64(j, "requested", c->requested);
-			else
-				json_null(j, "requested");
-			json_u64(j, "target", c->target);
-			json_u64(j, "achieved", cr->achieved);
-			json_u64(j, "workers", c->workers);
-			json_u64(j, "workers_peak", cr->workers.workers_peak);
-			json_u64(j, "workers_settled", cr->workers.workers_settled);
-			json_open(j, "workers_rates", '[');
-			for (unsigned k = 0;
-			     k < cr->workers.nrates && k < ADAPT_MAX_RATES; k++) {
-				json_open(j, NULL, '[');
-				json_u64(j, NULL, cr->workers.rates[k].workers);
-				json_u64(j, NULL, cr->workers.rates[k].pages_per_s);
-				json_close(j, ']');
-			}
-			json_close(j, ']');
-			json_str(j, "workers_why", cr->workers.workers_why);
-			json_u64(j, "granularity", c->granularity);
-			if (c->rounded)
-				json_u64(j, "unrounded", c->unrounded);
-			else
-				json_null(j, "unrounded");
-			json_u64(j, "ms", cr->ms);
-			json_str(j, "status", status_name(cr->status));
-			json_str(j, "reason", cr->reason);
-			json_close(j, '}');
-		}
-		json_close(j, ']');
-		json_close(j, '}');
-	}
+	for (unsigned n = 0; n < t->nnodes; n++)
+		node_json(j, a, n);
 	json_close(j, ']');
 	json_close(j, '}');
 }
