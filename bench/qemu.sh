@@ -9,6 +9,8 @@
 #  3. the race to the real root on Debian's 6.1 and 6.12: no huge pages, the kernel's
 #     hugepages=N (parallel since 6.9), its per-node hugepages=0:N,1:M (one node after
 #     the other), hugepar in the initramfs (BOOT_RUNS interleaved rounds);
+#     RACE_EXTRA=N adds N rounds on 6.12 of the closest pair (the kernel's parallel
+#     form and hugepar);
 #  4. hugepar started early in the background (as shipped) against started only at
 #     pre-pivot: what the overlap with device discovery saves (LATE_RUNS rounds).
 #   bench/qemu.sh [PAGES]     (default 300)
@@ -130,6 +132,42 @@ for series in 6.1 6.12; do
 	done
 done
 echo '```'
+
+# 3b. (RACE_EXTRA=N) N more rounds on 6.12 of the closest pair, the kernel's parallel
+# form and hugepar, with a boot without pages each: their difference paired by round
+if [ "${RACE_EXTRA:-0}" -gt 0 ]; then
+	: >$out/race-extra.tsv
+	for r in $(seq "$RACE_EXTRA"); do
+		for v in none parallel hugepar; do
+			case $v in
+			none) c="rd.hugepar=0" ;;
+			parallel) c="rd.hugepar=0 hugepagesz=2M hugepages=$PAGES" ;;
+			hugepar) c="rd.hugepar.pages=2M:$half rd.hugepar.reserve=64M" ;;
+			esac
+			t=$(BENCH_KERNEL=6.12 test/boot.sh bench "race-extra-$v" "768:1 768:1" \
+				"$c init_on_alloc=1" | awk '$1=="UPTIME" {print $2}')
+			printf '%s\t%s\t%s\n' "$r" "$v" "${t:-0}" >>$out/race-extra.tsv
+		done
+	done
+	echo
+	echo "6.12, $RACE_EXTRA more rounds: seconds beyond the round's boot without pages, and hugepar less the kernel's parallel form, paired:"
+	echo
+	python3 - "$out/race-extra.tsv" <<'PY'
+import statistics, sys
+t = {}
+for l in open(sys.argv[1]):
+    r, v, s = l.split()
+    t[(r, v)] = float(s)
+rounds = sorted({r for r, _ in t}, key=int)
+def line(label, d):
+    print('- %s: median %+.2f s (%+.2f to %+.2f), mean %+.2f s, standard error %.2f s' % (
+        label, statistics.median(d), min(d), max(d), statistics.mean(d),
+        statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else 0))
+line("kernel hugepages=N", [t[(r, 'parallel')] - t[(r, 'none')] for r in rounds])
+line("hugepar", [t[(r, 'hugepar')] - t[(r, 'none')] for r in rounds])
+line("hugepar less the kernel's parallel form", [t[(r, 'hugepar')] - t[(r, 'parallel')] for r in rounds])
+PY
+fi
 
 # 4. the shipped early start (the hugepar column above, 6.1) against a start at
 # pre-pivot, in rounds of their own with a boot without pages each
