@@ -126,6 +126,9 @@ make_root() {
 	[ -x "$TOP/build/holdpages" ] && cp "$TOP/build/holdpages" "$r/usr/bin/holdpages"
 	# systemd switches only into a root that looks like an OS tree
 	printf 'NAME=hugepar-test\nID=hugepar-test\n' >"$r/etc/os-release"
+	# the settings a package installs, the same file the module puts in the initramfs
+	# when the host has none: status finds them unchanged since the boot read them
+	cp "$TOP/config/hugepar.conf" "$r/etc/hugepar.conf"
 	cp "$TOP/bench/guest.sh" "$r/bench.sh"
 	cp "$TOP/test/guest-rules.sh" "$r/rules.sh"
 	cp "$TOP/test/guest-after.sh" "$r/after.sh"
@@ -294,6 +297,8 @@ cases() {
 			"$(rec $k-shares "str(r['nodes'][0]['sizes'][0]['target']) + ' 40'")"
 		expect_eq "$k-shares: status" "$(rec $k-shares "r['status']")" ok
 		expect_eq "$k-shares: threads honoured (auto gives 2)" "$(rec $k-shares "r['workers']")" 3
+		expect_eq "$k-shares: status does not call unchanged settings stale" \
+			"$(grep -ac 'has changed since this run read it' "$B/$k-shares.log")" 0
 		left_clean "$k-shares"
 	else
 		fail "$k-shares: boot did not finish (see $B/$k-shares.log)"
