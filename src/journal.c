@@ -21,20 +21,10 @@ int state_dir_check(const char *dir, bool make)
 	struct stat st;
 
 	if (lstat(dir, &st) && errno == ENOENT && make) {
-		char buf[4096];
+		int rc = mkdir_p(dir);
 
-		if (xsnprintf(buf, sizeof(buf), "%s", dir))
-			return -ENAMETOOLONG;
-		for (char *p = buf + 1; *p; p++) {
-			if (*p != '/')
-				continue;
-			*p = '\0';
-			if (mkdir(buf, 0755) && errno != EEXIST)
-				return -errno;
-			*p = '/';
-		}
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
+		if (rc)
+			return rc;
 	}
 	if (lstat(dir, &st))
 		return -errno;
@@ -102,26 +92,14 @@ static int note_path(char *buf, size_t len, uint64_t kb)
 int journal_save(uint64_t kb, uint64_t before, uint64_t raised)
 {
 	char p[4096], tmp[4200], text[128];
-	int fd, n, rc = 0;
+	int n;
 
 	if (note_path(p, sizeof(p), kb) || xsnprintf(tmp, sizeof(tmp), "%s.new", p))
 		return -ENAMETOOLONG;
 	n = snprintf(text, sizeof(text), "before %llu\nraised %llu\npid %ld\n",
 		     (unsigned long long)before, (unsigned long long)raised,
 		     (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, n) != n)
-		rc = -EIO;
-	/* /run is a tmpfs: the rename is what makes the note whole */
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, p))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return replace_file(p, tmp, text, (size_t)n);
 }
 
 int journal_clear(uint64_t kb)

@@ -441,9 +441,10 @@ static int take_option(struct ctx *c, int opt, const char *arg)
 		break;
 	case 'm':
 		if (method_parse(arg, &c->method)) {
-			fprintf(stderr,
-				"hugepar: --method %s: expected auto, parallel or serial\n",
-				arg);
+			fprintf(
+			    stderr,
+			    "hugepar: --method %s: expected auto, parallel or serial\n",
+			    arg);
 			return EXIT_USAGE;
 		}
 		break;
@@ -455,9 +456,10 @@ static int take_option(struct ctx *c, int opt, const char *arg)
 		break;
 	case 'f':
 		if (format_parse(arg, &c->format)) {
-			fprintf(stderr,
-				"hugepar: --format %s: expected text, json or prometheus\n",
-				arg);
+			fprintf(
+			    stderr,
+			    "hugepar: --format %s: expected text, json or prometheus\n",
+			    arg);
 			return EXIT_USAGE;
 		}
 		break;
@@ -466,7 +468,8 @@ static int take_option(struct ctx *c, int opt, const char *arg)
 		break;
 	case 'F':
 		if (strcmp(arg, "plan") && strcmp(arg, "record")) {
-			fprintf(stderr, "hugepar: --from %s: expected plan or record\n", arg);
+			fprintf(stderr, "hugepar: --from %s: expected plan or record\n",
+				arg);
 			return EXIT_USAGE;
 		}
 		c->from_record = strcmp(arg, "record") == 0;
@@ -495,7 +498,8 @@ static int choose_kernel(const struct ctx *c)
 		int rc = sim_open();
 
 		if (rc) {
-			fprintf(stderr, "hugepar: cannot simulate a kernel under %s: %s\n",
+			fprintf(stderr,
+				"hugepar: cannot simulate a kernel under %s: %s\n",
 				path_root(), strerror(-rc));
 			return EXIT_FAIL;
 		}

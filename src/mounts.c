@@ -43,23 +43,6 @@ static int resolve(const char *name, bool group, unsigned *id)
 	return 0;
 }
 
-static int mkdir_p(const char *path)
-{
-	char buf[4096];
-
-	if (xsnprintf(buf, sizeof(buf), "%s", path))
-		return -ENAMETOOLONG;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) && errno != EEXIST ? -errno : 0;
-}
-
 /* What is mounted at path now: its type and options, from /proc/self/mounts. */
 static bool mounted(const char *path, char *type, size_t tlen, char *opts, size_t olen)
 {

@@ -487,3 +487,39 @@ uint64_t fnv1a64(uint64_t h, const void *data, size_t len)
 	}
 	return h;
 }
+
+int mkdir_p(const char *path)
+{
+	char buf[4096];
+
+	if (xsnprintf(buf, sizeof(buf), "%s", path))
+		return -ENAMETOOLONG;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) && errno != EEXIST ? -errno : 0;
+}
+
+int replace_file(const char *file, const char *tmp, const char *text, size_t len)
+{
+	int fd, rc = 0;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		rc = -EIO;
+	/* /run is a tmpfs: the rename is what makes the file whole */
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, file))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}

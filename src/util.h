@@ -85,6 +85,13 @@ int meminfo_kb(const char *text, const char *key, uint64_t *kb);
 int read_regular(const char *file, size_t max, char **out, size_t *len,
 		 const char **kind);
 
+/* mkdir -p with mode 0755; 0 or -errno. */
+int mkdir_p(const char *path);
+
+/* Write len bytes of text to tmp (made 0644, not through a link), then rename it
+ * over file: readers see the old file or the whole new one. 0 or -errno. */
+int replace_file(const char *file, const char *tmp, const char *text, size_t len);
+
 /* A process that has exited: gone, or a zombie nobody has reaped yet (its memory,
  * and so its huge page reservations, are released at exit, before reaping). */
 bool pid_gone(pid_t pid);

@@ -14,24 +14,13 @@
 int publish(const char *dir, const char *name, uint64_t value)
 {
 	char p[4096], tmp[4200], text[32];
-	int fd, n, rc = 0;
+	int n;
 
 	if (xsnprintf(p, sizeof(p), "%s/%s", dir, name) ||
 	    xsnprintf(tmp, sizeof(tmp), "%s/.%s.new", dir, name))
 		return -ENAMETOOLONG;
 	n = snprintf(text, sizeof(text), "%llu\n", (unsigned long long)value);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, n) != n)
-		rc = -EIO;
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, p))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return replace_file(p, tmp, text, (size_t)n);
 }
 
 int published(const char *dir, const char *name, uint64_t *value)
