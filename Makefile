@@ -123,7 +123,7 @@ check-all: hugepar hugepar-test $(BUILD)/unit $(BUILD)/unit-san $(BUILD)/hugepar
 	test/run.sh
 
 check-fast: hugepar hugepar-test $(BUILD)/unit $(BUILD)/simctl
-	HUGEPAR_SKIP_SAN=1 HUGEPAR_SKIP_BOOT=1 test/run.sh
+	HUGEPAR_SKIP_SAN=1 HUGEPAR_SKIP_BOOT=1 HUGEPAR_SKIP_FRESH=1 test/run.sh
 
 fuzz: $(PURE) test/fuzz.c
 	@mkdir -p $(BUILD)/fuzz-corpus

@@ -36,7 +36,7 @@ echo "| machine | global write | per-node writes | the floor | hugepar auto | vs
 echo "|---|---|---|---|---|---|---|---|---|"
 while read -r name topo zero label; do
 	test/boot.sh bench "$name" "${topo//_/ }" "bench.pages=$PAGES bench.mode=compare bench.rounds=$ROUNDS rd.hugepar=0 init_on_alloc=$zero" >$out/$name.log
-	python3 - "$out/$name.log" "$label" <<'PY'
+	/usr/bin/python3 - "$out/$name.log" "$label" <<'PY'
 import statistics, sys
 ms = {}
 for l in open(sys.argv[1], errors='replace'):
@@ -106,7 +106,7 @@ for series in 6.1 6.12; do
 			printf '%s\t%s\t%s\t%s\t%s\n' "$series" "$r" "$v" "${t:-0}" "$pools" >>$out/race.tsv
 		done
 	done
-	python3 - "$out/race.tsv" "$series" <<'PY'
+	/usr/bin/python3 - "$out/race.tsv" "$series" <<'PY'
 import statistics, sys
 rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])]
 rows = [r for r in rows if r[0] == sys.argv[2]]
@@ -152,7 +152,7 @@ if [ "${RACE_EXTRA:-0}" -gt 0 ]; then
 	echo
 	echo "6.12, $RACE_EXTRA more rounds: seconds beyond the round's boot without pages, and hugepar less the kernel's parallel form, paired:"
 	echo
-	python3 - "$out/race-extra.tsv" <<'PY'
+	/usr/bin/python3 - "$out/race-extra.tsv" <<'PY'
 import statistics, sys
 t = {}
 for l in open(sys.argv[1]):
@@ -189,7 +189,7 @@ echo "### Early background start against a start at pre-pivot, 6.1, 2 nodes x 1 
 echo
 echo "| no huge pages | hugepar at pre-udev, background (shipped) | hugepar at pre-pivot |"
 echo "|---|---|---|"
-python3 - "$out/late.tsv" <<'PY'
+/usr/bin/python3 - "$out/late.tsv" <<'PY'
 import statistics, sys
 t = {}
 for l in open(sys.argv[1]):

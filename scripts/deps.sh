@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install the Debian packages that building and testing hugepar need, when missing.
 set -eu
-pkgs="make gcc musl-tools clang libclang-rt-14-dev linux-libc-dev pkg-config python3
+pkgs="make git build-essential gcc musl-tools clang libclang-rt-14-dev linux-libc-dev pkg-config python3
 shellcheck dracut-core initramfs-tools qemu-system-x86 busybox-static linux-image-amd64
 e2fsprogs cpio kmod file time gnuplot-nox libhugetlbfs-bin util-linux dash
-debhelper dpkg-dev lintian"
+debhelper dpkg-dev lintian python3-prometheus-client mmdebstrap"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

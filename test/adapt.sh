@@ -36,7 +36,7 @@ once() {
 	"$TOP/test/mkfixture.sh" "$TOP/test/machines/$1.desc" "$m" || return 1
 	"$HP" --sysroot "$m" --simulate apply --config /dev/null -d "$m/rec" --method=parallel \
 		--cmdline "rd.hugepar.pages=2M:$PAGES rd.hugepar.threads=$2" >"$m/out" 2>&1 || return 1
-	python3 - "$m/rec/status.json" "$PAGES" <<-'EOF'
+	/usr/bin/python3 - "$m/rec/status.json" "$PAGES" <<-'EOF'
 		import json, sys
 		r = json.load(open(sys.argv[1]))
 		want = int(sys.argv[2])
@@ -65,7 +65,7 @@ machine() {
 			echo "$t $out" >>"$FX/$name.runs"
 		done
 	done
-	python3 - "$FX/$name.runs" "$name" "$kernel" "$SLACK" "$TSV" <<-'EOF' >"$FX/$name.verdict"
+	/usr/bin/python3 - "$FX/$name.runs" "$name" "$kernel" "$SLACK" "$TSV" <<-'EOF' >"$FX/$name.verdict"
 		import statistics, sys
 		runs, name, kernel, slack, tsv = sys.argv[1:6]
 		by = {}

@@ -233,7 +233,7 @@ left_clean() {
 	expect_eq "$1: overcommit and surplus" "$(line "$1" GLOBAL)" "0 0"
 	expect_eq "$1: no journal note" "$(line "$1" NOTES)" 0
 	if [ -s "$B/$1.json" ]; then
-		check "$1: record format" python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$B/$1.json"
+		check "$1: record format" /usr/bin/python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$B/$1.json"
 	fi
 }
 

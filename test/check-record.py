@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Check a hugepar record against the field table of doc/record.md."""
 import json

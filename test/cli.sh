@@ -31,7 +31,7 @@ expect_eq "apply, unreadable machine: record says failed" \
 	"failed: cannot read the topology: /sys/devices/system/cpu/online: No such file or directory"
 expect_eq "apply, unreadable machine: record keeps the settings" \
 	"$(jq_py "$OUT/cli-rec/status.json" "r['settings']['pages'][0]['entry']")" "2M:8"
-check "apply, unreadable machine: record format" python3 "$TOP/test/check-record.py" \
+check "apply, unreadable machine: record format" /usr/bin/python3 "$TOP/test/check-record.py" \
 	"$TOP/doc/record.md" "$OUT/cli-rec/status.json"
 
 # A config file with good and bad lines: each problem names file:line, key and value.
@@ -213,7 +213,7 @@ check "big counts: status shows them" grep -q " 18446744073709551615 " "$OUT/cli
 # status: the exit code follows the record; none and unreadable are told apart
 mkdir -p "$OUT/cli-st"
 for st in ok:0 partial:64 failed:1 disabled:0; do
-	python3 -c "import json,sys; json.dump({'format': 2, 'status': sys.argv[1], 'version': 'x', 'kernel': 'y'}, open(sys.argv[2], 'w'))" \
+	/usr/bin/python3 -c "import json,sys; json.dump({'format': 2, 'status': sys.argv[1], 'version': 'x', 'kernel': 'y'}, open(sys.argv[2], 'w'))" \
 		"${st%%:*}" "$OUT/cli-st/status.json"
 	"$HP" status -d "$OUT/cli-st" >/dev/null 2>&1
 	expect_eq "status of a ${st%%:*} record: exit ${st#*:}" $? "${st#*:}"

@@ -71,7 +71,7 @@ settled() {
 	check "$name: no surplus left ($(glob surplus_hugepages))" test "$(glob surplus_hugepages)" -le "${2:-0}"
 	expect_eq "$name: no journal note" "$(notes)" 0
 	if [ -f "$REC/status.json" ]; then
-		check "$name: record format" python3 "$TOP/test/check-record.py" \
+		check "$name: record format" /usr/bin/python3 "$TOP/test/check-record.py" \
 			"$TOP/doc/record.md" "$REC/status.json"
 		[ -d "$M/sys/devices/system/node" ] && expect_eq "$name: record = pools" \
 			"$(field "' '.join(str(n['sizes'][0]['achieved']) for n in r['nodes'])")" "$(pools)"

@@ -24,7 +24,7 @@ expect_eq() {
 
 # JSON field of a file, by a Python expression on 'r' (the parsed record).
 jq_py() {
-	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 summary_line() {

@@ -4,6 +4,7 @@
 # reservations on this kernel, and boots in QEMU. Ends with "N passed, N failed".
 #   HUGEPAR_SKIP_SAN=1   skip the sanitizer builds
 #   HUGEPAR_SKIP_BOOT=1  skip the QEMU boot tests
+#   HUGEPAR_SKIP_FRESH=1 skip the fresh Debian root (test/fresh.sh)
 cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
 
@@ -29,6 +30,10 @@ else
 	skip "unit tests with sanitizers (HUGEPAR_SKIP_SAN)"
 fi
 check "make syncheck" make --no-print-directory -s syncheck
+# Debian's python3-* modules are served to /usr/bin/python3 only: the first python3 on
+# PATH may be another interpreter that does not see them.
+expect_eq "the tests and benchmarks call /usr/bin/python3" \
+	"$(grep -nE '(^|[^/[:alnum:]_-])python3([[:space:]]|$)' test/*.sh bench/*.sh | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')" ""
 rm -rf "$OUT/install"
 if make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
 	for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \
@@ -51,6 +56,11 @@ suite test/engine.sh
 suite test/adapt.sh
 suite test/live.sh
 suite test/package.sh
+if [ -z "${HUGEPAR_SKIP_FRESH:-}" ]; then
+	suite test/fresh.sh
+else
+	skip "fresh Debian root (HUGEPAR_SKIP_FRESH)"
+fi
 if [ -z "${HUGEPAR_SKIP_BOOT:-}" ] && [ -x test/boot.sh ]; then
 	suite test/boot.sh
 else

@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A fresh Debian 12 machine: a minimal root made with mmdebstrap (nothing in it but
+# Debian's minbase and make, which the README's commands are typed into), the tree
+# copied in, `make deps`, then the suites that need neither QEMU nor live huge pages:
+# unit, golden, command line, simulated kernel and the Debian package. A tool or a
+# Python module that scripts/deps.sh does not install fails here, whatever this
+# machine has installed by hand. Root only.
+#   FRESH_KEEP=1   keep the root (test/out/fresh/root) after a run that passed too
+. "$(dirname "$0")/lib.sh"
+
+F=$OUT/fresh
+ROOT=$F/root
+SUITE=${FRESH_SUITE:-bookworm}
+# Downloaded packages are kept between runs (build/fresh-archives): a cache of
+# Debian's .debs, not an install; each run's root starts from minbase.
+CACHE=$TOP/build/fresh-archives
+
+if [ "$(id -u)" != 0 ] || ! command -v mmdebstrap >/dev/null || ! command -v unshare >/dev/null; then
+	skip "fresh root: needs root, mmdebstrap and unshare (make deps)"
+	echo "fresh: $(summary_line)"
+	exit 0
+fi
+
+# This machine's Debian sources for SUITE, as one-line entries: read, never changed.
+sources() {
+	local f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] && sed -n -E "s/^[[:space:]]*deb[[:space:]]+(\[[^]]*\][[:space:]]+)?([^[:space:]]+)[[:space:]]+(${SUITE}[^[:space:]]*)[[:space:]]+(.*)$/deb \2 \3 \4/p" "$f"
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk -v suite="$SUITE" '
+			function flush() {
+				if (types ~ /(^| )deb( |$)/ && uris != "")
+					for (i = 1; i <= ns; i++)
+						if (s[i] ~ "^" suite)
+							for (j = 1; j <= nu; j++) print "deb " u[j] " " s[i] " " comps
+				types = uris = comps = ""; ns = nu = 0
+			}
+			/^[[:space:]]*$/ { flush(); next }
+			/^Types:/ { types = $0; sub(/^Types:[[:space:]]*/, "", types) }
+			/^URIs:/ { uris = $0; sub(/^URIs:[[:space:]]*/, "", uris); nu = split(uris, u, /[[:space:]]+/) }
+			/^Suites:/ { x = $0; sub(/^Suites:[[:space:]]*/, "", x); ns = split(x, s, /[[:space:]]+/) }
+			/^Components:/ { comps = $0; sub(/^Components:[[:space:]]*/, "", comps) }
+			END { flush() }' "$f"
+	done
+}
+
+rm -rf "$F"
+mkdir -p "$F" "$CACHE"
+sources | sort -u >"$F/sources.list"
+[ -s "$F/sources.list" ] || echo "deb http://deb.debian.org/debian $SUITE main" >"$F/sources.list"
+
+start=$(date +%s)
+if mmdebstrap --variant=minbase --include=make --skip=cleanup/apt/cache \
+	"$SUITE" "$ROOT" "$F/sources.list" >"$F/mmdebstrap.log" 2>&1; then
+	pass "mmdebstrap: a $SUITE root with minbase and make ($(($(date +%s) - start)) s)"
+else
+	fail "mmdebstrap (see $F/mmdebstrap.log)"
+	tail -n 20 "$F/mmdebstrap.log"
+	echo "fresh: $(summary_line)"
+	exit 0
+fi
+check "the fresh root has no python3" test ! -e "$ROOT/usr/bin/python3"
+
+# The tree as a clone has it: its git directory, and the files git tracks or does not
+# ignore (this tree's own changes included); no build output, no fetched source.
+mkdir -p "$ROOT/src/hugepar"
+(cd "$TOP" && git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$ROOT/src/hugepar")
+cp -a "$(cd "$TOP" && git rev-parse --absolute-git-dir)" "$ROOT/src/hugepar/.git"
+
+# inside COMMAND: run COMMAND in the root as root, in a mount namespace of its own
+# (the mounts go with it), with a plain environment and the root's own PATH.
+inside() {
+	unshare -m --propagation private -- sh -c '
+		r=$1; c=$2; a=$3
+		mount --rbind /dev "$r/dev" && mount -t proc proc "$r/proc" &&
+		mount -t sysfs sysfs "$r/sys" && mount -t tmpfs tmpfs "$r/run" &&
+		mount -t tmpfs tmpfs "$r/tmp" && mount --bind "$a" "$r/var/cache/apt/archives" || exit 1
+		cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null
+		exec chroot "$r" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			/bin/bash -c "cd /src/hugepar && $c"' sh "$ROOT" "$1" "$CACHE"
+}
+
+start=$(date +%s)
+if inside "make deps" >"$F/deps.log" 2>&1; then
+	pass "make deps in the fresh root ($(($(date +%s) - start)) s)"
+else
+	fail "make deps in the fresh root (see $F/deps.log)"
+	tail -n 20 "$F/deps.log"
+fi
+check "make deps gave the fresh root /usr/bin/python3" test -x "$ROOT/usr/bin/python3"
+
+# The suites, each as run.sh runs it; their lines are shown with a "fresh:" prefix and
+# each suite's count is one check here.
+start=$(date +%s)
+inside "make -s hugepar hugepar-test build/unit build/simctl" >"$F/build.log" 2>&1
+check "make: the binary, the test build and the unit tests build in the fresh root" \
+	test -x "$ROOT/src/hugepar/hugepar" -a -x "$ROOT/src/hugepar/build/unit"
+for s in build/unit test/golden.sh test/cli.sh test/engine.sh test/package.sh; do
+	inside "$s" >"$F/$(basename "$s").log" 2>&1
+	line=$(tail -n 1 "$F/$(basename "$s").log")
+	grep '^FAIL' "$F/$(basename "$s").log" | sed 's/^/     fresh: /'
+	if [[ $line =~ ([0-9]+)\ passed,\ 0\ failed ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]; then
+		pass "fresh root: $s: $line"
+	else
+		fail "fresh root: $s: ${line:-no count} (see $F/$(basename "$s").log)"
+	fi
+done
+echo "     fresh root: the suites took $(($(date +%s) - start)) s"
+
+# A failed run keeps the root, for its logs (test/out/fresh/root/src/hugepar/test/out).
+[ -n "${FRESH_KEEP:-}" ] || [ "$FAILED" != 0 ] || rm -rf "$ROOT"
+echo "fresh: $(summary_line)"
