@@ -2,11 +2,12 @@
 /*
  * adapt.c - pure: the number of workers a node settles at (adapt.h, doc/threads.md).
  *
- * Grow: from a power of two near a quarter of the ceiling, double while a doubling
- * raises the node's rate by ADAPT_GAIN or more, past one smaller gain, not past a
- * fall. Refine: when the best count measured
- * lies between two clearly worse ones, try the midpoint toward the better of them,
- * and once more if that one won. Settle at the best count measured; the workers
+ * Grow: from a small power of two near a quarter of the ceiling, double while a
+ * doubling raises the node's rate by ADAPT_GAIN or more, past one smaller gain, not
+ * past a fall. Shrink: when growing from the start did not pay, halve while fewer
+ * workers do as well. Refine: when the best count measured lies between two clearly
+ * worse ones, try the midpoints between them, the side of the better one first,
+ * narrowing in on whichever wins. Settle at the best count measured; the workers
  * beyond it are retired (they keep what they hold).
  */
 #include <stdio.h>
@@ -28,9 +29,10 @@ void adapt_init(struct adapt *a, unsigned ceiling, bool fixed)
 	a->ceiling = MAX(ceiling, 1u);
 	q = MAX(a->ceiling / 4, 1u);
 	q = 1u << (31 - __builtin_clz(q));
-	a->k = fixed ? a->ceiling : MIN(a->ceiling, MAX(q, ADAPT_START_MIN));
+	q = MIN(MAX(q, ADAPT_START_MIN), ADAPT_START_MAX);
+	a->k = fixed ? a->ceiling : MIN(a->ceiling, q);
 	a->peak = a->k;
-	a->settled = fixed || a->k == a->ceiling;
+	a->settled = fixed || a->ceiling == 1;
 	if (fixed)
 		snprintf(a->why, sizeof(a->why), "%u %s asked for", a->k, workers(a->k));
 	else if (a->settled) /* nothing to measure against */
@@ -108,58 +110,148 @@ static unsigned settle(struct adapt *a, const char *how)
 	return go(a, b);
 }
 
+/* The fewest workers measured. */
+static unsigned fewest(const struct adapt *a)
+{
+	unsigned f = 0;
+
+	for (unsigned i = 0; i < a->nrates; i++)
+		if (!f || a->rates[i].workers < f)
+			f = a->rates[i].workers;
+	return f;
+}
+
+/* Whether the rate at count k is within ADAPT_DROP of the rate at b. */
+static bool level(const struct adapt *a, unsigned k, unsigned b)
+{
+	return (uint64_t)measured(a, k) * 100 >= (uint64_t)measured(a, b) * (100 - ADAPT_DROP);
+}
+
+/* The midpoint between b and a measured neighbour, when it is worth a measure: there
+ * is one, and the gap is more than a quarter of b (a knee found closer gains less than
+ * the noise of a measure). 0 otherwise. */
+static unsigned midpoint(const struct adapt *a, unsigned b, unsigned side)
+{
+	unsigned mid = (side + b) / 2, gap = side > b ? side - b : b - side;
+
+	if (mid == side || mid == b || measured(a, mid) || 4 * gap <= b)
+		return 0;
+	return mid;
+}
+
+/* From lo workers to b the rate grew by less than half of what b/lo times as many
+ * would give: the curve bends between them, and a count between may beat b. */
+static bool bent(const struct adapt *a, unsigned lo, unsigned b)
+{
+	return 2 * ((uint64_t)measured(a, b) * lo - (uint64_t)measured(a, lo) * lo) <
+	       (uint64_t)measured(a, lo) * (b - lo);
+}
+
 /*
- * After growing: the best count measured, with worse ones on both sides, has the knee
- * between its neighbours, on the side of the better one. Try the midpoint there; go
- * on while a midpoint beats the best, twice at most. A neighbour within ADAPT_DROP of
- * the best says the curve is flat there: nothing to win between them.
+ * After growing (and shrinking): the best count measured, with clearly worse ones on
+ * both sides, has the knee between its neighbours. Try the midpoint toward the better
+ * neighbour; when it loses, the one toward the other; when either wins, it is the new
+ * best and its (nearer) neighbours are tried the same way. A neighbour within
+ * ADAPT_DROP of the best says the curve is flat there: the best is already the fewest
+ * workers of the top, and nothing is to be won. The best at the node's ceiling has no
+ * neighbour above: it is tried below when the curve bends there. ADAPT_MAX_REFINE
+ * midpoints at most.
  */
 static unsigned refine(struct adapt *a, const char *how)
 {
-	unsigned b = best(a), lo, hi, side, mid;
-	uint32_t rb = measured(a, b);
+	unsigned b = best(a), lo, hi, first, second, mid = 0;
 
-	a->refining = true;
+	a->phase = ADAPT_REFINE;
+	if (b != a->refined_at) { /* a new best: both of its sides are open */
+		a->refined_at = b;
+		a->sides = 0;
+	}
 	neighbours(a, b, &lo, &hi);
-	if (!lo || !hi || a->nrefined >= 2 || (a->nrefined && a->k != b))
+	if (!hi && b == a->ceiling && lo && bent(a, lo, b))
+		hi = b; /* the ceiling: only below it */
+	if (!lo || !hi || a->nrefined >= ADAPT_MAX_REFINE || level(a, lo, b) ||
+	    (hi != b && level(a, hi, b)))
 		return settle(a, how);
-	side = measured(a, lo) >= measured(a, hi) ? lo : hi;
-	if ((uint64_t)measured(a, side) * 100 >= (uint64_t)rb * (100 - ADAPT_DROP))
+	first = hi != b && measured(a, hi) > measured(a, lo) ? hi : lo;
+	second = first == lo ? hi : lo;
+	if (a->sides == 0)
+		mid = midpoint(a, b, first);
+	if (!mid && a->sides <= 1 && second != b) {
+		a->sides = 1;
+		mid = midpoint(a, b, second);
+	}
+	if (!mid)
 		return settle(a, how);
-	mid = (side + b) / 2;
-	if (mid == side || mid == b || measured(a, mid))
-		return settle(a, how);
+	a->sides++;
 	a->nrefined++;
 	return go(a, mid);
 }
 
+/* Growing ended: when the start (the fewest measured) is still the best and more
+ * than one worker, fewer may do better. */
+static unsigned grown(struct adapt *a, const char *how)
+{
+	unsigned f = fewest(a);
+
+	snprintf(a->how, sizeof(a->how), "%s", how);
+	if (f > 1 && best(a) == f) {
+		a->phase = ADAPT_SHRINK;
+		a->last = f; /* halved from the start */
+		return go(a, f / 2);
+	}
+	return refine(a, a->how);
+}
+
+/* How the last measure compared with the one before (k against prev workers). */
+static long compare(const struct adapt *a, double rate, unsigned prev, char *how,
+		    size_t len)
+{
+	uint32_t pr = measured(a, prev);
+	long change = pr ? (long)((rate - pr) * 100 / pr) : 100;
+
+	snprintf(how, len, "%u %s gave %+ld%% over %u", a->k, workers(a->k), change,
+		 prev);
+	return change;
+}
+
 unsigned adapt_step(struct adapt *a, double rate)
 {
-	const struct adapt_rate *prev;
+	unsigned prev = a->last;
 	char how[64];
 	long change;
 
 	if (a->settled)
 		return a->k;
 	note(a, rate);
-	if (a->refining)
+	a->last = a->k;
+	switch (a->phase) {
+	case ADAPT_REFINE:
 		return refine(a, a->how);
-	if (a->nrates == 1) /* below the ceiling, or adapt_init had settled */
-		return go(a, MIN(a->ceiling, a->k * 2));
-	prev = &a->rates[a->nrates - 2];
-	change = prev->pages_per_s
-		     ? (long)((rate - prev->pages_per_s) * 100 / prev->pages_per_s)
-		     : 100;
-	snprintf(how, sizeof(how), "%u %s gave %+ld%% over %u", a->k, workers(a->k),
-		 change, prev->workers);
+	case ADAPT_SHRINK:
+		/* fewer, as good: halve again; worse: the best lies between */
+		compare(a, rate, prev, how, sizeof(how));
+		snprintf(a->how, sizeof(a->how), "%s", how);
+		if (a->k > 1 && best(a) == a->k)
+			return go(a, a->k / 2);
+		return refine(a, a->how);
+	case ADAPT_GROW:
+		break;
+	}
+	if (a->nrates == 1) {
+		if (a->k < a->ceiling)
+			return go(a, MIN(a->ceiling, a->k * 2));
+		snprintf(how, sizeof(how), "%u %s, the most this node may have", a->k,
+			 workers(a->k));
+		return grown(a, how);
+	}
+	change = compare(a, rate, prev, how, sizeof(how));
 	/* A small gain may be the noise of one measure: growth ends at a fall, or at
 	 * the second small gain. */
 	if (change < ADAPT_GAIN)
 		a->weak++;
 	if (change > -ADAPT_DROP && a->weak < 2 && a->k < a->ceiling)
 		return go(a, MIN(a->ceiling, a->k * 2));
-	snprintf(a->how, sizeof(a->how), "%s", how);
-	return refine(a, a->how);
+	return grown(a, how);
 }
 
 void adapt_done(struct adapt *a)

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * adapt.h - pure: how many workers a node should have, found while it works. The
- * node's reservation rate is measured with k workers, k is doubled while that raises
- * the rate by a meaningful margin, the midpoints around the best count are tried, and
- * the workers beyond the best are retired: the knee, which differs from machine to
- * machine (doc/threads.md).
+ * node's reservation rate is measured with k workers from a small start, k is
+ * doubled while that raises the rate by a meaningful margin and halved while fewer
+ * workers do as well, the midpoints around the best count are tried, and the workers
+ * beyond the best are retired: the knee, which differs from machine to machine
+ * (doc/threads.md).
  */
 #ifndef HUGEPAR_ADAPT_H
 #define HUGEPAR_ADAPT_H
@@ -14,39 +15,54 @@
 
 #define ADAPT_GAIN	5 /* percent: a doubling must raise the node's rate this much */
 #define ADAPT_DROP	3 /* percent: a measure's noise; a rate this much lower is a fall */
-#define ADAPT_MAX_RATES 12
-/* Every machine measured gains up to this many workers a node: no need to measure
- * fewer. */
-#define ADAPT_START_MIN 8
+#define ADAPT_MAX_RATES 16
+/* The start: a quarter of the ceiling as a power of two, within these (a node that
+ * is best with one or two workers does not pay for eight while it is measured). */
+#define ADAPT_START_MIN 2
+#define ADAPT_START_MAX 4
+/* Midpoints tried around the best count, at most. */
+#define ADAPT_MAX_REFINE 4
 /* How often the coordinator looks at its nodes' progress, the shortest a measure
  * lasts (the clock's and the scheduler's noise stay small against it), and the
  * longest (a slow node still gets measured). */
 #define ADAPT_TICK_MS	     5
-#define ADAPT_MIN_MEASURE_MS 20
+#define ADAPT_MIN_MEASURE_MS 10
 #define ADAPT_MAX_MEASURE_MS 500
+/* Once a node's rate is known, a claim while it is measured is the pages a worker
+ * reserves in this time: claims sized in time, not pages (a 1G page costs a thousand
+ * 2M ones), so a measure is short whatever the page costs. */
+#define ADAPT_CLAIM_MS 5
 
 struct adapt_rate {
 	uint32_t workers;
 	uint32_t pages_per_s;
 };
 
+enum adapt_phase {
+	ADAPT_GROW,   /* doubling from the start */
+	ADAPT_SHRINK, /* growing did not pay: halving */
+	ADAPT_REFINE, /* trying midpoints around the best */
+};
+
 struct adapt {
 	unsigned k;	  /* workers at work */
 	unsigned ceiling; /* at most */
 	unsigned peak;	  /* the most that worked at once */
+	unsigned last;	  /* the count measured before this one */
 	bool settled;
-	bool refining;	   /* growth ended: trying midpoints */
+	enum adapt_phase phase;
 	unsigned weak;	   /* doublings that gained less than ADAPT_GAIN */
-	unsigned nrefined; /* midpoints tried: two at most */
-	char how[64];	   /* how growth ended */
+	unsigned nrefined; /* midpoints tried: ADAPT_MAX_REFINE at most */
+	unsigned refined_at, sides; /* the best count, and its sides tried */
+	char how[64];	   /* how the search ended */
 	unsigned nrates;
 	struct adapt_rate rates[ADAPT_MAX_RATES];
 	char why[96];
 };
 
-/* The start: a quarter of the ceiling, rounded down to a power of two, at least
- * ADAPT_START_MIN and at most the ceiling; or the ceiling itself when the count is
- * fixed (threads = N). */
+/* The start: a quarter of the ceiling, rounded down to a power of two, within
+ * ADAPT_START_MIN and ADAPT_START_MAX and at most the ceiling; or the ceiling itself
+ * when the count is fixed (threads = N). A ceiling of 1 has nothing to measure. */
 void adapt_init(struct adapt *a, unsigned ceiling, bool fixed);
 /* The node's rate over the last stretch with a->k workers: the worker count to go on
  * with (more, the same, or fewer: the ones added last are retired). */

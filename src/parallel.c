@@ -207,13 +207,16 @@ static void mark(struct parallel *pa, struct node_run *nr)
  * The node's rate: the sum of its workers' own rates, each its pages over the time
  * its reservations took since the mark. Counting pages in a window instead would
  * depend on where each worker's claims fall in it, and workers started together
- * claim in step. 0 until every worker has held a claim more, and the node
- * NODE_CLAIMS (one worker alone is measured over several).
+ * claim in step. 0 until every worker has held a claim more, and, in a measure
+ * shorter than ADAPT_MAX_MEASURE_MS, the node NODE_CLAIMS (one worker alone is
+ * measured over several). So a measure lasts a time, not a number of pages: where a
+ * claim is quick, 20 ms and a few claims; where one claim takes longer than the
+ * longest measure (a 1G page zeroed under emulation takes seconds), one claim each.
  */
 #define NODE_CLAIMS 4
 
 static double node_rate(const struct parallel *pa, const struct node_run *nr,
-			uint64_t claim)
+			uint64_t claim, bool long_enough)
 {
 	uint64_t all = 0;
 	double rate = 0;
@@ -230,7 +233,16 @@ static double node_rate(const struct parallel *pa, const struct node_run *nr,
 		all += held;
 		rate += held * 1e6 / (double)busy;
 	}
-	return all >= NODE_CLAIMS * claim ? rate : 0;
+	return long_enough || all >= NODE_CLAIMS * claim ? rate : 0;
+}
+
+/* The pages one worker reserves in ADAPT_CLAIM_MS at the rate measured, no more than
+ * the claims the measures began with. */
+static uint64_t timed_claim(double per_worker, const struct node_run *nr)
+{
+	uint64_t c = (uint64_t)(per_worker * ADAPT_CLAIM_MS / 1000);
+
+	return MIN(MAX(c, UINT64_C(1)), claim_size(nr->need, nr->ad.ceiling));
 }
 
 /* Returns whether a node is still measured: once all are settled, the coordinator
@@ -265,16 +277,15 @@ static bool tick(void *arg)
 			continue;
 		}
 		rate = now - nr->mark_ms >= ADAPT_MIN_MEASURE_MS
-			   ? node_rate(pa, nr, claim)
+			   ? node_rate(pa, nr, claim,
+				       now - nr->mark_ms >= ADAPT_MAX_MEASURE_MS)
 			   : 0;
-		if (!rate && now - nr->mark_ms < ADAPT_MAX_MEASURE_MS)
+		if (!rate)
 			continue;
-		if (!rate) { /* a slow node: measure by what came in the longest measure
-			      */
-			mark(pa, nr);
-			continue;
-		}
 		k = adapt_step(&nr->ad, rate);
+		if (!nr->ad.settled)
+			__atomic_store_n(&pa->sh.work[n].claim,
+					 timed_claim(rate / nr->nactive, nr), __ATOMIC_RELAXED);
 		nr->warm = k == nr->nactive;
 		set_workers(pa, n, k);
 		if (nr->ad.settled)

@@ -28,7 +28,7 @@ static uint64_t claim(struct node_work *w, uint64_t max)
 {
 	uint32_t split = __atomic_load_n(&w->split, __ATOMIC_RELAXED);
 	int64_t rem = __atomic_load_n(&w->remaining, __ATOMIC_RELAXED);
-	uint64_t n = w->claim;
+	uint64_t n = __atomic_load_n(&w->claim, __ATOMIC_RELAXED);
 	int64_t left;
 
 	if (split && rem > 0)

@@ -13,7 +13,7 @@
 struct node_work {
 	int64_t remaining; /* pages not yet claimed (atomic) */
 	uint64_t done;	   /* pages reserved (atomic) */
-	uint64_t claim;	   /* pages a claim has, at least */
+	uint64_t claim;	   /* pages a claim has, at least (atomic) */
 	uint32_t split;	   /* 0 while the workers are measured: claims of claim pages;
 			    * else a claim is remaining / split pages (atomic) */
 	uint32_t pad;

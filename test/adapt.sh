@@ -4,10 +4,11 @@
 # doc/threads.md): for each, the time to reserve the same pages with fixed worker
 # counts, with the kernel's own rule (a quarter of the CPUs) and with auto, runs
 # interleaved; the fastest of each is compared (noise on this host only adds), the
-# median and the slowest are shown. auto must be within ADAPT_SLACK (5%) of
-# the best fixed count, its measuring included, and ahead of the kernel's rule on the
-# seeds' two machines. Writes test/out/adapt.tsv (doc/benchmarks.md). No root: the
-# simulated kernel only.
+# median and the slowest are shown. auto must be within ADAPT_SLACK (5%) of the best
+# fixed count, its measuring included, and ahead of the kernel's rule on the seeds' two
+# machines and wherever that rule is not the best (the machines with a KERNEL count
+# below). Writes test/out/adapt.tsv (doc/benchmarks.md). No root: the simulated kernel
+# only.
 #   ADAPT_RUNS=N   runs of each count (default 3)
 #   ADAPT_PAGES=N  2M pages a node (default 12000: 16 s on the seeds' Skylake)
 #   ADAPT_MACHINES="sim-knee ..."  only these
@@ -114,4 +115,8 @@ machine sim-skylake      36      16 32 64 128
 machine sim-cascadelake  48      32 64 128 192
 machine sim-knee         -       16 24 32 48
 machine sim-growing      -       16 32 64
+machine sim-lockbound    8       2 4 8 16
+machine sim-smallnodes   12      16 32 48
+machine sim-knee6        8       8 12 16 32
+machine sim-flat         -       2 4 8 16
 echo "adapt: $(summary_line)"

@@ -573,32 +573,53 @@ static void test_adapt(void)
 	struct adapt a;
 	char buf[128];
 
-	/* starts at a power of two near a quarter, grows while it pays, settles at the
-	 * best measured: the knee on each shape */
-	CHECK(strcmp(adapt_run(&skylake, 72, buf, sizeof(buf)), "16 32 -> 16") == 0);
-	CHECK(strcmp(adapt_run(&cascade, 96, buf, sizeof(buf)), "16 32 64 96 -> 64") ==
+	const struct curve lock = {5, {1, 2, 4, 8, 16}, {100, 125, 100, 80, 60}};
+	const struct curve small = {4, {1, 2, 3, 4}, {100, 180, 240, 220}};
+	const struct curve knee6 = {
+	    6, {1, 2, 4, 6, 8, 16}, {100, 195, 370, 520, 480, 400}};
+
+	/* starts at a small power of two, grows while it pays, narrows in on the best
+	 * measured: the knee on each shape */
+	CHECK(strcmp(adapt_run(&skylake, 72, buf, sizeof(buf)),
+		     "4 8 16 32 24 12 -> 16") == 0);
+	CHECK(strcmp(adapt_run(&cascade, 96, buf, sizeof(buf)), "4 8 16 32 64 96 -> 64") ==
 	      0);
-	CHECK(strcmp(adapt_run(&knee, 48, buf, sizeof(buf)), "8 16 32 12 14 -> 12") == 0);
-	CHECK(strcmp(adapt_run(&growing, 16, buf, sizeof(buf)), "8 16 -> 16") == 0);
-	/* more workers that win nothing are not kept */
-	CHECK(strcmp(adapt_run(&flat, 64, buf, sizeof(buf)), "16 32 64 -> 16") == 0);
-	/* a node that may have no more than the start is not measured */
-	CHECK(strcmp(adapt_run(&growing, 3, buf, sizeof(buf)), " -> 3") == 0);
+	CHECK(strcmp(adapt_run(&knee, 48, buf, sizeof(buf)), "4 8 16 32 12 14 10 -> 12") ==
+	      0);
+	CHECK(strcmp(adapt_run(&growing, 16, buf, sizeof(buf)), "4 8 16 -> 16") == 0);
+	/* a knee between powers of two: found from both sides */
+	CHECK(strcmp(adapt_run(&knee6, 16, buf, sizeof(buf)), "4 8 16 12 6 7 5 -> 6") == 0);
+	/* the best at the ceiling, reached by a gain far from proportional: below it */
+	CHECK(strcmp(adapt_run(&knee6, 8, buf, sizeof(buf)), "2 4 8 6 7 5 -> 6") == 0);
+	CHECK(strcmp(adapt_run(&small, 4, buf, sizeof(buf)), "2 4 3 -> 3") == 0);
+	/* growing from the start does not pay: fewer are measured, down to one */
+	CHECK(strcmp(adapt_run(&flat, 64, buf, sizeof(buf)), "4 8 16 2 1 -> 1") == 0);
+	CHECK(strcmp(adapt_run(&flat, 8, buf, sizeof(buf)), "2 4 8 1 -> 1") == 0);
+	CHECK(strcmp(adapt_run(&lock, 16, buf, sizeof(buf)), "4 8 2 1 3 -> 2") == 0);
+	CHECK(strcmp(adapt_run(&lock, 2, buf, sizeof(buf)), "2 1 -> 2") == 0);
+	/* small ceilings: measured too, but one worker has nothing to measure */
+	CHECK(strcmp(adapt_run(&growing, 3, buf, sizeof(buf)), "2 3 -> 3") == 0);
 	CHECK(strcmp(adapt_run(&growing, 1, buf, sizeof(buf)), " -> 1") == 0);
 	CHECK(strcmp(adapt_run(&growing, 0, buf, sizeof(buf)), " -> 1") == 0);
-	adapt_init(&a, 8, false);
-	CHECK(a.settled && a.k == 8 &&
-	      strcmp(a.why, "8 workers, the most this node may have") == 0);
+	adapt_init(&a, 1, false);
+	CHECK(a.settled && a.k == 1 &&
+	      strcmp(a.why, "1 worker, the most this node may have") == 0);
 
 	/* the record's words */
 	adapt_init(&a, 48, false);
 	while (!a.settled)
 		adapt_step(&a, curve_at(&knee, a.k));
-	CHECK(a.nrates == 5 && a.rates[3].workers == 12 && a.rates[3].pages_per_s == 720);
+	CHECK(a.nrates == 7 && a.rates[4].workers == 12 && a.rates[4].pages_per_s == 720);
 	CHECK(a.peak == 32);
 	CHECK(strcmp(a.why,
 		     "32 workers gave -17% over 16; the best measured: 12 workers, "
 		     "720 pages/s") == 0);
+	adapt_init(&a, 8, false);
+	while (!a.settled)
+		adapt_step(&a, curve_at(&flat, a.k));
+	CHECK(a.k == 1 && a.peak == 8 &&
+	      strcmp(a.why, "1 worker gave +0% over 2; the best measured: 1 worker, "
+			    "500 pages/s") == 0);
 
 	/* a fixed count is the answer from the start */
 	adapt_init(&a, 24, true);
@@ -609,17 +630,17 @@ static void test_adapt(void)
 	adapt_init(&a, 64, false);
 	adapt_step(&a, 1e12);
 	adapt_done(&a);
-	CHECK(a.settled && a.k == 32 && a.rates[0].pages_per_s == 4000000000u);
-	CHECK(strcmp(a.why, "the work ended at 32 workers, before a settled measure") ==
+	CHECK(a.settled && a.k == 8 && a.rates[0].pages_per_s == 4000000000u);
+	CHECK(strcmp(a.why, "the work ended at 8 workers, before a settled measure") ==
 	      0);
 	adapt_done(&a);
-	CHECK(a.k == 32);
+	CHECK(a.k == 8);
 
 	/* a zero rate measured is no reason to divide by zero */
 	adapt_init(&a, 64, false);
 	adapt_step(&a, 0);
 	adapt_step(&a, 100);
-	CHECK(a.k == 64 && !a.settled);
+	CHECK(a.k == 16 && !a.settled);
 }
 
 int main(void)
