@@ -107,6 +107,11 @@ $(BUILD)/holdpages: test/holdpages.c $(KINC)/.stamp
 	@mkdir -p $(BUILD)
 	$(CC) $(HP_CPPFLAGS) $(WARN) -O2 -static -isystem $(KINC) -o $@ test/holdpages.c
 
+# For bench/qemu.sh: times a way of reserving pages with the monotonic clock.
+$(BUILD)/timeit: test/timeit.c $(KINC)/.stamp
+	@mkdir -p $(BUILD)
+	$(CC) $(HP_CPPFLAGS) $(WARN) -O2 -static -isystem $(KINC) -o $@ test/timeit.c
+
 # A tool for tests on the simulated kernel: show its state, hold pages as another
 # process would.
 $(BUILD)/simctl: test/simctl.c $(PURE) $(HDRS)
@@ -188,7 +193,7 @@ demo:
 # Benchmarks (about 10 minutes): this machine, then QEMU; tables on stdout, plot in doc/.
 bench:
 	@$(MAKE) --no-print-directory deps
-	@$(MAKE) --no-print-directory hugepar hugepar-test $(BUILD)/holdpages
+	@$(MAKE) --no-print-directory hugepar hugepar-test $(BUILD)/holdpages $(BUILD)/timeit
 	bench/run.sh
 	ADAPT_RUNS=5 test/adapt.sh
 	bench/qemu.sh

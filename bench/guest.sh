@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs inside the QEMU guest, after the root switch (bench/qemu.sh). Kernel command
-# line: bench.pages=N (2M pages in all, split over the nodes), bench.mode=compare or
-# sweep, bench.rounds=N (default 5). Prints "BENCH label ms pages" lines; /proc/uptime has 10 ms resolution,
+# line: bench.pages=N (2M pages in all, split over the nodes), bench.mode=compare,
+# sweep or whole, bench.rounds=N (default 5). Prints "BENCH label ms pages" lines; /proc/uptime has 10 ms resolution,
 # enough for runs of a few hundred ms.
 H=/sys/kernel/mm/hugepages/hugepages-2048kB
 arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
@@ -61,6 +61,49 @@ run() { # label command...
 	[ "$round" = 0 ] || echo "BENCH $label $((t1 - t0)) $(cat $H/nr_hugepages)"
 }
 
+# The whole process as a user starts it (bench.mode=whole): settings in a file, the
+# record in /run/hugepar (an empty --cmdline: this boot's rd.hugepar=0 kept hugepar
+# out of the initramfs, and is no user's), timed with the monotonic clock (timeit) beside per-node
+# writes and the global write made the same way; then the test build with its trace,
+# which says when each phase began.
+N=/sys/devices/system/node
+whole() {
+	mkdir -p /etc/hugepar.conf.d
+	printf 'pages = 2M:%s\nreserve = 64M\n' "$PER" >/etc/hugepar.conf.d/bench.conf
+	files=
+	for d in $N/node[0-9]*; do files="$files $d/hugepages/hugepages-2048kB/nr_hugepages $PER"; done
+	cpus=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
+	for label in pernode global hugepar fixed trace exec; do
+		empty
+		sleep 1
+		case $label in
+		pernode) line=$(timeit pernode write $files) ;;
+		global) line=$(timeit global write $H/nr_hugepages "$PAGES") ;;
+		hugepar) line=$(timeit hugepar exec /usr/sbin/hugepar apply --cmdline "") ;;
+		fixed) # a worker a CPU, without measuring: what the controller's search costs
+			line=$(timeit fixed exec /usr/sbin/hugepar apply --cmdline "rd.hugepar.threads=$cpus") ;;
+		exec) # what an exec of the binary costs, doing nothing: beside a static
+			# program without libnuma
+			l2=$(timeit exec-hugepar exec /usr/sbin/hugepar --version)
+			[ "$round" = 0 ] || echo "$l2 -"
+			line=$(timeit exec-plain exec /usr/bin/timeit) ;;
+		trace) line=$(HUGEPAR_FAULT=trace timeit trace exec /usr/sbin/hugepar-test apply \
+			--cmdline "" --record-dir /tmp/t 2>/tmp/trace) ;;
+		esac
+		[ "$round" = 0 ] && continue
+		echo "$line $(cat $H/nr_hugepages)"
+		if [ $label = trace ]; then
+			# shellcheck disable=SC2086
+			set -- $line
+			t0=$4
+			while read -r _ phase us pid; do
+				echo "TRACE $round $phase $(((us - t0) / 100)) $pid"
+			done </tmp/trace
+		fi
+	done
+	bare
+}
+
 echo $PAGES >$H/nr_hugepages
 empty
 # Round 0 is a warm-up of every method (first exec of each binary from disk, first
@@ -68,6 +111,7 @@ empty
 round=0
 while [ $round -le $ROUNDS ]; do
 	case $MODE in
+	whole) whole ;;
 	sweep)
 		for n in 1 2 3 4; do run "threads-$n" hp rd.hugepar.threads=$n; done
 		run auto hp

@@ -5,6 +5,8 @@
 #     the floor (bare processes, one a CPU, at once), hugepar auto and with 1 worker
 #     (medians and ranges of QEMU_ROUNDS rounds, default 9; hugepar's ratio to each
 #     baseline paired by round);
+#     then the two-node case as a user starts it, a whole process timed with the
+#     monotonic clock, and where its time goes (bench/whole.sh);
 #  2. a thread sweep with init_on_alloc=1 (data for doc/threads-qemu.dat);
 #  3. the race to the real root on Debian's 6.1 and 6.12: no huge pages, the kernel's
 #     hugepages=N (parallel since 6.9), its per-node hugepages=0:N,1:M (one node after
@@ -61,6 +63,9 @@ zero1 1024:2 1 1 node, 2 vCPUs, init_on_alloc=1
 zero2 768:1_768:1 1 2 nodes x 1 vCPU, init_on_alloc=1
 plain2 768:1_768:1 0 2 nodes x 1 vCPU, init_on_alloc=0
 CASES
+
+echo
+bench/whole.sh "$PAGES"
 
 echo
 echo "### Thread sweep, 1 node, 2 vCPUs, init_on_alloc=1, $PAGES pages (ms, median of 5)"

@@ -187,6 +187,14 @@ static unsigned refine(struct adapt *a, const char *how)
 	return go(a, mid);
 }
 
+/* Whether f/2 workers might beat f: they can do no more than f/2 times one writer,
+ * where the probe measured one (a node bound by a lock does less than one writer
+ * with f workers; a node that scales does clearly more). */
+static bool fewer_may_win(const struct adapt *a, unsigned f)
+{
+	return !a->one || measured(a, f) * 100.0 < a->one * (f / 2) * (100 + ADAPT_GAIN);
+}
+
 /* Growing ended: when the start (the fewest measured) is still the best and more
  * than one worker, fewer may do better. */
 static unsigned grown(struct adapt *a, const char *how)
@@ -194,7 +202,7 @@ static unsigned grown(struct adapt *a, const char *how)
 	unsigned f = fewest(a);
 
 	snprintf(a->how, sizeof(a->how), "%s", how);
-	if (f > 1 && best(a) == f) {
+	if (f > 1 && best(a) == f && fewer_may_win(a, f)) {
 		a->phase = ADAPT_SHRINK;
 		a->last = f; /* halved from the start */
 		return go(a, f / 2);

@@ -49,6 +49,7 @@ struct adapt {
 	unsigned ceiling; /* at most */
 	unsigned peak;	  /* the most that worked at once */
 	unsigned last;	  /* the count measured before this one */
+	double one;	  /* one writer's rate, where the auto probe measured it; 0: not */
 	bool settled;
 	enum adapt_phase phase;
 	unsigned weak;	   /* doublings that gained less than ADAPT_GAIN */

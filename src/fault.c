@@ -138,6 +138,25 @@ static int default_err(const char *point)
 	return 0; /* a phase */
 }
 
+/* The flag "trace": each phase reached, with the monotonic clock's microseconds and
+ * the process, on standard error (bench/qemu.sh's whole-process breakdown). */
+static void trace(const char *point)
+{
+	static const char *const phases[] = {
+	    "start",  "lock",	 "topology", "probe",	  "estimate", "raise",  "spawn", "collect",
+	    "commit", "restore", "release",  "reconcile", "record", "done"};
+	struct timespec now;
+
+	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++)
+		if (strcmp(point, phases[i]) == 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			fprintf(stderr, "hugepar-trace %s %lld %d\n", point,
+				(long long)now.tv_sec * 1000000 + now.tv_nsec / 1000,
+				(int)getpid());
+			return;
+		}
+}
+
 int fault_at(const char *point)
 {
 	struct item *fire = NULL;
@@ -145,6 +164,8 @@ int fault_at(const char *point)
 
 	if (!parsed)
 		parse();
+	if (fault_flag("trace"))
+		trace(point);
 	/* Every item counts the point, whichever fires. */
 	for (unsigned i = 0; i < nitems; i++) {
 		struct item *it = &items[i];

@@ -193,6 +193,7 @@ static int apply(struct ctx *c, uint64_t deadline)
 	if (load_machine(c))
 		return apply_failed(c, &rec, EXIT_FAIL, "cannot read the topology: %s",
 				    c->topo.error);
+	fault_at("topology");
 	rc = engine_apply(&c->settings, &c->topo, &c->plan, c->method, deadline, &res);
 	if (rc)
 		fprintf(stderr, "hugepar: %s\n", res.error);
@@ -202,6 +203,7 @@ static int apply(struct ctx *c, uint64_t deadline)
 		fprintf(stderr, "hugepar: cannot write the record in %s: %s\n",
 			c->record_dir, strerror(-rc));
 	record_kmsg(&c->topo, &c->plan, &res, &rec);
+	fault_at("done");
 	rc = exit_of(res.status);
 	engine_result_free(&res);
 	journal_unlock();
@@ -223,6 +225,7 @@ static int cmd_apply(struct ctx *c)
 	publish(c->record_dir, HP_PUB_PID, (uint64_t)getpid());
 	stop_install();
 	fault_init(getpid());
+	fault_at("start");
 	if (fault_flag("parallel")) /* the test build's boot tests: no probe */
 		c->method = HP_METHOD_PARALLEL;
 	if (load_settings(c)) {

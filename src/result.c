@@ -125,14 +125,15 @@ void result_judge(struct hp_result *res, const struct hp_plan *p,
 		res->status = HP_STATUS_OK;
 }
 
-void result_auto_estimate(const struct auto_node *nodes, unsigned n, uint64_t fork_us,
-			  struct auto_estimate *e)
+/* The estimate with every page's cost times num / den. */
+static void estimate(const struct auto_node *nodes, unsigned n, uint64_t fork_us,
+		     uint64_t num, uint64_t den, struct auto_estimate *e)
 {
 	uint64_t ser = 0, slowest = 0, rest = 0;
 	unsigned workers = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t us = nodes[i].rest * nodes[i].page_ns / 1000;
+		uint64_t us = nodes[i].rest * (nodes[i].page_ns * num / den) / 1000;
 
 		ser += us;
 		if (nodes[i].workers) {
@@ -145,4 +146,20 @@ void result_auto_estimate(const struct auto_node *nodes, unsigned n, uint64_t fo
 	e->serial_us = ser;
 	e->parallel_us = workers * fork_us + slowest + rest;
 	e->parallel = workers && e->parallel_us * 10 < e->serial_us * 9;
+}
+
+void result_auto_estimate(const struct auto_node *nodes, unsigned n, uint64_t fork_us,
+			  struct auto_estimate *e)
+{
+	estimate(nodes, n, fork_us, 1, 1, e);
+}
+
+bool result_auto_clear(const struct auto_node *nodes, unsigned n, uint64_t fork_us)
+{
+	struct auto_estimate e, half, twice;
+
+	estimate(nodes, n, fork_us, 1, 1, &e);
+	estimate(nodes, n, fork_us, 1, 2, &half);
+	estimate(nodes, n, fork_us, 2, 1, &twice);
+	return e.parallel == half.parallel && e.parallel == twice.parallel;
 }

@@ -104,5 +104,8 @@ struct auto_estimate {
  * when it is at least 10% better. */
 void result_auto_estimate(const struct auto_node *nodes, unsigned n, uint64_t fork_us,
 			  struct auto_estimate *e);
+/* Whether the estimate is clear whatever one probe's noise: it chooses the same with
+ * every page costing half or twice what was measured. */
+bool result_auto_clear(const struct auto_node *nodes, unsigned n, uint64_t fork_us);
 
 #endif

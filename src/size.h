@@ -28,6 +28,7 @@ struct size_job {
 	uint64_t deadline;
 	struct cell_note *notes; /* per node */
 	struct size_report rep;
+	uint64_t probe_ns; /* method=auto: a page's cost to one writer; 0: not probed */
 };
 
 /* Shrink (exact mode), choose the method, grow, reconcile; fills j->rep. */

@@ -118,12 +118,13 @@ make_root() {
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,sbin,usr/sbin,usr/bin,proc,sys,dev,run,tmp,etc}
 	cp "$(command -v busybox)" "$r/bin/busybox"
-	for c in sh cat ls mount poweroff sleep echo grep pidof kill sed seq wc dmesg head mkfifo rm; do
+	for c in sh cat ls mount poweroff sleep echo grep pidof kill sed seq wc dmesg head mkfifo rm mkdir; do
 		ln -s busybox "$r/bin/$c"
 	done
 	cp "$TOP/hugepar" "$r/usr/sbin/hugepar"
 	[ -x "$TOP/hugepar-test" ] && cp "$TOP/hugepar-test" "$r/usr/sbin/hugepar-test"
 	[ -x "$TOP/build/holdpages" ] && cp "$TOP/build/holdpages" "$r/usr/bin/holdpages"
+	[ -x "$TOP/build/timeit" ] && cp "$TOP/build/timeit" "$r/usr/bin/timeit"
 	# systemd switches only into a root that looks like an OS tree
 	printf 'NAME=hugepar-test\nID=hugepar-test\n' >"$r/etc/os-release"
 	# the settings a package installs, the same file the module puts in the initramfs
@@ -268,7 +269,7 @@ if [ "${1:-}" = bench ]; then
 	[ -f "$B/initrd-$KVER-${BOOT_FLAVOUR:-nosystemd}.img" ] && [ -f "$B/root.img" ] ||
 		setup "${BOOT_FLAVOUR:-nosystemd}" >/dev/null || exit 1
 	boot "bench-$2" "${BOOT_FLAVOUR:-nosystemd}" "$3" "$4" || exit 1
-	tr -d '\r' <"$B/bench-$2.log" | grep -a '^BENCH\|^UPTIME\|^NODE\|^STATUS\|^KLOG'
+	tr -d '\r' <"$B/bench-$2.log" | grep -a '^BENCH\|^TRACE\|^UPTIME\|^NODE\|^STATUS\|^KLOG'
 	exit 0
 fi
 if [ "${1:-}" = demo ]; then

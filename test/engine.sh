@@ -114,14 +114,15 @@ for rel in 6.1.0 6.12.0; do
 	settled "free pages $rel"
 done
 
-# method=auto probes the first node with work only: the others' first pages are not
-# reserved one node after the other before the workers start
+# method=auto probes the first node with work only, with one page when the estimate
+# is clear from it (pages this dear): the others' first pages are not reserved one
+# node after the other before the workers start
 two probe 6.12.0 "sim rate 2048 1:2000 4:8000"
 run --method=auto --cmdline "rd.hugepar.pages=2M:200"
 expect_eq "auto probe: pools" "$(pools)" "200 200"
-expect_eq "auto probe: one node probed, the workers did the rest (method, by workers, topped up)" \
+expect_eq "auto probe: one page of one node probed, the workers did the rest (method, by workers, topped up)" \
 	"$(field "(r['sizes'][0]['method'], r['sizes'][0]['pages_by_workers'], r['sizes'][0]['topped_up'])")" \
-	"('parallel', 396, 0)"
+	"('parallel', 399, 0)"
 settled "auto probe"
 
 # every reservation refused: per-node writes do the work, and the record says so

@@ -480,9 +480,18 @@ static void test_result(void)
 	/* zeroed pages on two nodes: parallel; cheap pages: serial */
 	result_auto_estimate(an, 2, 1000, &e);
 	CHECK(e.parallel && e.serial_us == 6000000 && e.parallel_us == 4000 + 1500000);
+	CHECK(result_auto_clear(an, 2, 1000)); /* one page's probe is enough */
 	an[0].page_ns = an[1].page_ns = 2000;
 	result_auto_estimate(an, 2, 1000, &e);
-	CHECK(!e.parallel);
+	CHECK(!e.parallel && !result_auto_clear(an, 2, 1000)); /* close: probe more */
+	an[0].page_ns = an[1].page_ns = 200;
+	CHECK(result_auto_clear(an, 2, 1000)); /* clearly serial */
+	/* two nodes can be no more than twice as fast: clear all the same */
+	an[0].page_ns = an[1].page_ns = 2500000;
+	an[0].rest = an[1].rest = 150;
+	an[0].workers = an[1].workers = 1;
+	result_auto_estimate(an, 2, 2500, &e);
+	CHECK(e.parallel && e.parallel_us * 2 > e.serial_us && result_auto_clear(an, 2, 2500));
 	an[0].workers = an[1].workers = 0;
 	an[0].page_ns = an[1].page_ns = 3000000;
 	result_auto_estimate(an, 2, 1000, &e);
@@ -597,6 +606,18 @@ static void test_adapt(void)
 	CHECK(strcmp(adapt_run(&flat, 8, buf, sizeof(buf)), "2 4 8 1 -> 1") == 0);
 	CHECK(strcmp(adapt_run(&lock, 16, buf, sizeof(buf)), "4 8 2 1 3 -> 2") == 0);
 	CHECK(strcmp(adapt_run(&lock, 2, buf, sizeof(buf)), "2 1 -> 2") == 0);
+	/* one writer's rate known from the auto probe: two workers clearly above it
+	 * leave nothing for one to win; a node bound by a lock is still halved */
+	adapt_init(&a, 2, false);
+	a.one = 100;
+	while (!a.settled)
+		adapt_step(&a, curve_at(&growing, a.k));
+	CHECK(a.k == 2 && a.nrates == 1 && a.peak == 2);
+	adapt_init(&a, 16, false);
+	a.one = 100;
+	while (!a.settled)
+		adapt_step(&a, curve_at(&lock, a.k));
+	CHECK(a.k == 2 && a.nrates == 5);
 	/* small ceilings: measured too, but one worker has nothing to measure */
 	CHECK(strcmp(adapt_run(&growing, 3, buf, sizeof(buf)), "2 3 -> 3") == 0);
 	CHECK(strcmp(adapt_run(&growing, 1, buf, sizeof(buf)), " -> 1") == 0);

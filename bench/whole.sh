@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Two emulated nodes of one vCPU each, pages zeroed at allocation (init_on_alloc=1):
+# `hugepar apply` as a user starts it (settings in a file, a reserve floor, the record
+# in /run/hugepar), a whole process timed with the monotonic clock, against per-node
+# writes and the global write timed the same way and the floor (bare processes, one a
+# CPU), in the same rounds (bench/guest.sh, bench.mode=whole). Then where hugepar's
+# time goes: the test build's trace of each phase, from the exec to the exit.
+#   bench/whole.sh [PAGES]   (default 300, split over the nodes; QEMU_ROUNDS, default 9)
+cd "$(dirname "$0")/.." || exit 1
+PAGES=${1:-300}
+ROUNDS=${QEMU_ROUNDS:-9}
+TOPO=${WHOLE_TOPO:-768:1_768:1}
+out=test/out/bench
+mkdir -p $out
+[ -x build/timeit ] || make -s build/timeit || exit 1
+test/boot.sh setup late >/dev/null || { echo "bench: cannot build the boot images"; exit 1; }
+test/boot.sh bench whole "${TOPO//_/ }" \
+	"bench.pages=$PAGES bench.mode=whole bench.rounds=$ROUNDS rd.hugepar=0 init_on_alloc=1" >$out/whole.log
+/usr/bin/python3 - "$out/whole.log" "$PAGES" "$ROUNDS" "$TOPO" <<'PY'
+import statistics, sys
+log, pages, rounds, topo = sys.argv[1:5]
+ms, phases = {}, {}
+for l in open(log, errors='replace'):
+    f = l.split()
+    if len(f) >= 3 and f[0] == 'BENCH':
+        ms.setdefault(f[1], []).append(float(f[2]))
+    elif len(f) >= 5 and f[0] == 'TRACE':
+        # the first line of each phase per round: the main process's
+        phases.setdefault(f[2], {}).setdefault(f[1], int(f[3]) / 10.0)
+if 'hugepar' not in ms or 'pernode' not in ms:
+    sys.exit('whole: the boot gave no figures (see %s)' % log)
+def cell(v):
+    return '%.0f (%.0f-%.0f)' % (statistics.median(v), min(v), max(v))
+def paired(base, of='hugepar'):
+    r = [b / h for b, h in zip(ms[base], ms[of]) if h > 0]
+    return '**%.2fx** (%.2f-%.2f)' % (statistics.median(r), min(r), max(r))
+print('### Two nodes as a user starts hugepar (%s pages, nodes %s MiB:vCPUs, init_on_alloc=1)' % (pages, topo.replace('_', ' ')))
+print()
+print('A whole `hugepar apply` process (settings in /etc/hugepar.conf.d, reserve 64M, the record')
+print('in /run/hugepar) timed with the monotonic clock from the exec to the exit, beside per-node')
+print('writes and the global write made by one process the same way, the floor, and hugepar')
+print('with a worker a CPU fixed (rd.hugepar.threads=N: no measuring); ms, median')
+print('and range of %d rounds after a warm-up; ratios paired by round.' % len(ms['hugepar']))
+print()
+print('| per-node writes | global write | the floor | hugepar | vs per-node writes | vs global write | floor / hugepar | hugepar, a worker a CPU |')
+print('|---|---|---|---|---|---|---|---|')
+floor = [b / h for b, h in zip(ms.get('bare', []), ms['hugepar']) if h > 0]
+print('| %s | %s | %s | %s | %s | %s | %s | %s |' % (cell(ms['pernode']), cell(ms['global']),
+      cell(ms['bare']) if 'bare' in ms else '-', cell(ms['hugepar']), paired('pernode'),
+      paired('global'), '%.2f' % statistics.median(floor) if floor else '-',
+      cell(ms['fixed']) if 'fixed' in ms else '-'))
+if phases:
+    order = ['start', 'lock', 'topology', 'probe', 'estimate', 'raise', 'spawn', 'collect', 'commit',
+             'restore', 'release', 'reconcile', 'record', 'done']
+    print()
+    print('Where the time goes (the test build with HUGEPAR_FAULT=trace, %s ms in all: median):' % (
+          '%.0f' % statistics.median(ms['trace']) if 'trace' in ms else '?'))
+    print()
+    print('| phase begins | ms after the exec (median, range) | ms to the next (median) |')
+    print('|---|---|---|')
+    seen = [p for p in order if p in phases]
+    for i, p in enumerate(seen):
+        v = list(phases[p].values())
+        if i + 1 < len(seen):
+            nxt = phases[seen[i + 1]]
+            d = [nxt[r] - phases[p][r] for r in phases[p] if r in nxt]
+        else:
+            d = [t - phases[p][str(r + 1)] for r, t in enumerate(ms.get('trace', [])) if str(r + 1) in phases[p]]
+        print('| %s | %.1f (%.1f-%.1f) | %.1f |' % (p, statistics.median(v), min(v), max(v),
+              statistics.median(d) if d else 0))
+PY
