@@ -148,7 +148,8 @@ syncheck:
 
 deps:
 	scripts/deps.sh
-	@scripts/fetch-kernel.sh $(BUILD)/kernels >/dev/null
+	@scripts/fetch-kernel.sh $(BUILD)/kernels 6.12 >/dev/null
+	@scripts/fetch-kernel.sh $(BUILD)/kernels 7 >/dev/null
 
 # The binary, the dracut module, the initramfs-tools hooks, /etc/hugepar.conf (only
 # when there is none), the man pages and the docs they point to.

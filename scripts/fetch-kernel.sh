@@ -1,33 +1,86 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Fetch Debian's 6.12 kernel (linux-image-6.12.*+deb12-amd64-unsigned, the kernel
-# Debian 13 ships, in Debian 12's archive) for the boot tests: downloaded and
-# extracted into DIR/KVER, not installed; modules.dep made with depmod -b.
-# Prints the kernel release. Nothing is done when it is there already.
+# Fetch a Debian kernel for the boot tests: downloaded and extracted into DIR/KVER,
+# not installed; laid out as boot/vmlinuz-KVER, boot/config-KVER and
+# lib/modules/KVER, with modules.dep made by depmod -b. Prints the kernel release.
+# Nothing is done when it is there already.
+#   fetch-kernel.sh DIR [6.12]   linux-image-6.12.*+deb12-amd64-unsigned, the kernel
+#                                Debian 13 ships, from Debian 12's archive
+#   fetch-kernel.sh DIR 7        the newest 7.x in Debian's unstable archive
+#                                (linux-binary, linux-modules and linux-base
+#                                packages; vmlinuz in /usr/lib/modules/KVER), read
+#                                with an apt configuration of its own under DIR
+#                                (the system's apt sources are only read)
 set -eu
 
-dest=${1:?usage: fetch-kernel.sh DIR}
+dest=${1:?usage: fetch-kernel.sh DIR [6.12|7]}
+series=${2:-6.12}
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 
-newest() {
-	apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' 2>/dev/null |
-		awk '{print $1}' | sort -V | tail -n 1
+# apt for unstable: the first Debian mirror of the system's sources, suite sid.
+unstable_apt() {
+	a=$dest/apt-unstable
+	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
+	uri=$(sed -n 's/^URIs:[[:space:]]*\([^[:space:]]*\/debian\)\/*$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+	[ -n "$uri" ] || uri=$(sed -n 's/^[[:space:]]*deb[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]\{1,\}\)\{0,1\}\([^[:space:]]*\/debian\)\/*[[:space:]].*/\2/p' \
+		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | head -n 1)
+	[ -n "$uri" ] || uri=http://deb.debian.org/debian
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri sid main" >"$a/sources.list"
+	APT="-o Dir::Etc::SourceList=$a/sources.list -o Dir::Etc::SourceParts=$a/none
+		-o Dir::State::Lists=$a/lists -o Dir::Cache=$a/cache -o APT::Sandbox::User=root -qq"
 }
-pkg=$(newest)
-if [ -z "$pkg" ]; then
-	apt-get update -qq >/dev/null
-	pkg=$(newest)
-fi
-[ -n "$pkg" ] || { echo "fetch-kernel: no linux-image-6.12.*+deb12-amd64-unsigned in the archive" >&2; exit 1; }
-kver=${pkg#linux-image-}
-kver=${kver%-unsigned}
-if [ ! -f "$dest/$kver/boot/vmlinuz-$kver" ] || [ ! -f "$dest/$kver/lib/modules/$kver/modules.dep" ]; then
-	rm -rf "${dest:?}/$kver" "${dest:?}/dl"
+
+# newest PATTERN: the newest package whose name matches
+newest() {
+	# shellcheck disable=SC2086
+	apt-cache $APT search --names-only "$1" 2>/dev/null | awk '{print $1}' | sort -V | tail -n 1
+}
+
+case $series in
+6.12)
+	APT="-o APT::Sandbox::User=root -qq"
+	pat='^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$'
+	pkg=$(newest "$pat")
+	if [ -z "$pkg" ]; then
+		apt-get update -qq >/dev/null
+		pkg=$(newest "$pat")
+	fi
+	[ -n "$pkg" ] || { echo "fetch-kernel: no linux-image-6.12.*+deb12-amd64-unsigned in the archive" >&2; exit 1; }
+	kver=${pkg#linux-image-}
+	kver=${kver%-unsigned}
+	pkgs=$pkg
+	;;
+7)
+	unstable_apt
+	# shellcheck disable=SC2086
+	apt-get $APT update >/dev/null
+	pkg=$(newest '^linux-binary-7\.[0-9]+\.[0-9]+\+deb[0-9]+-amd64$')
+	[ -n "$pkg" ] || { echo "fetch-kernel: no linux-binary-7.*-amd64 in Debian's unstable archive" >&2; exit 1; }
+	kver=${pkg#linux-binary-}
+	pkgs="$pkg linux-modules-$kver linux-base-$kver"
+	;;
+*)
+	echo "fetch-kernel: series $series: 6.12 or 7" >&2
+	exit 2
+	;;
+esac
+
+k=$dest/$kver
+if [ ! -f "$k/boot/vmlinuz-$kver" ] || [ ! -f "$k/lib/modules/$kver/modules.dep" ]; then
+	rm -rf "${k:?}" "${dest:?}/dl"
 	mkdir -p "$dest/dl"
-	(cd "$dest/dl" && apt-get download -qq -o APT::Sandbox::User=root "$pkg" >/dev/null)
-	dpkg-deb -x "$dest"/dl/*.deb "$dest/$kver"
+	# shellcheck disable=SC2086
+	(cd "$dest/dl" && apt-get $APT download $pkgs >/dev/null)
+	for d in "$dest"/dl/*.deb; do dpkg-deb -x "$d" "$k"; done
 	rm -rf "$dest/dl"
-	depmod -b "$dest/$kver" "$kver"
+	if [ -d "$k/usr/lib/modules/$kver" ]; then
+		# the split packaging: everything in /usr/lib/modules/KVER
+		mkdir -p "$k/boot"
+		[ -e "$k/lib" ] || ln -s usr/lib "$k/lib"
+		cp "$k/usr/lib/modules/$kver/vmlinuz" "$k/boot/vmlinuz-$kver"
+		cp "$k/usr/lib/modules/$kver/config" "$k/boot/config-$kver"
+	fi
+	depmod -b "$k" "$kver"
 fi
 echo "$kver"

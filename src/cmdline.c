@@ -90,3 +90,30 @@ int cmdline_from_record(FILE *f, const struct hp_record *r)
 	free(row);
 	return 0;
 }
+
+void cmdline_boot_route(char *buf, size_t len, const struct hp_topology *t,
+			const struct hp_plan *p, const struct hp_result *res, unsigned z)
+{
+	struct row *r;
+	bool first = true, short_ = false;
+	FILE *f;
+
+	if (len)
+		buf[0] = '\0';
+	if (t->sizes[z].kb <= HP_GIGANTIC_KB || !(r = calloc(1, sizeof(*r))))
+		return;
+	r->kb = t->sizes[z].kb;
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		const struct hp_cell *c = plan_cell(p, n, z);
+		const struct hp_cell_result *cr = &res->cells[n * t->nsizes + z];
+
+		short_ |= cr->achieved < c->target;
+		r->ids[r->n] = t->nodes[n].id;
+		r->pages[r->n++] = c->target;
+	}
+	if (short_ && (f = fmemopen(buf, len, "w"))) {
+		put(f, r, t->numa && t->nnodes > 1, &first);
+		fclose(f);
+	}
+	free(r);
+}

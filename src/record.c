@@ -11,6 +11,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "journal.h"
 #include "json.h"
 #include "path.h"
@@ -104,10 +105,11 @@ static void header(struct json_out *j, const struct full *a, const char *status)
 }
 
 /* One size's line of the record's "sizes". */
-static void size_json(struct json_out *j, const struct hp_topology *t, unsigned z,
-		      const struct hp_size_result *sr)
+static void size_json(struct json_out *j, const struct full *a, unsigned z)
 {
-	char sz[16];
+	const struct hp_topology *t = a->t;
+	const struct hp_size_result *sr = &a->res->sizes[z];
+	char sz[16], route[256];
 
 	format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
 	json_open(j, NULL, '{');
@@ -139,6 +141,8 @@ static void size_json(struct json_out *j, const struct hp_topology *t, unsigned 
 	json_u64(j, "trimmed", sr->trimmed);
 	json_u64(j, "topped_up", sr->topped_up);
 	json_u64(j, "pages_by_workers", sr->pages_by_workers);
+	cmdline_boot_route(route, sizeof(route), t, a->p, a->res, z);
+	json_str(j, "kernel_route", route);
 	json_close(j, '}');
 }
 
@@ -223,7 +227,7 @@ static void body_full(struct json_out *j, const void *arg)
 	recovered_json(j, a->rec);
 	json_open(j, "sizes", '[');
 	for (unsigned z = 0; z < t->nsizes; z++)
-		size_json(j, t, z, &r->sizes[z]);
+		size_json(j, a, z);
 	json_close(j, ']');
 	json_open(j, "nodes", '[');
 	for (unsigned n = 0; n < t->nnodes; n++)
@@ -350,4 +354,17 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 			record_log(LOG_WARNING, "node %u %s: %s, %s", t->nodes[n].id, sz,
 				   status_name(cr->status), cr->reason);
 		}
+	for (unsigned z = 0; z < t->nsizes; z++) {
+		char route[256];
+
+		cmdline_boot_route(route, sizeof(route), t, p, res, z);
+		if (!route[0])
+			continue;
+		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+		record_log(LOG_WARNING,
+			   "%s pages short: the kernel's own boot-time allocation would "
+			   "reserve them before memory fragments: add '%s' to the kernel "
+			   "command line",
+			   sz, route);
+	}
 }

@@ -212,6 +212,19 @@ expect_eq "1G on 6.1: serial, and why" "$(field "r['sizes'][1]['method'] + ': ' 
 	"serial: 1G pages cannot be overcommitted before Linux 6.19"
 expect_eq "1G on 6.1: pages" "$(pools 1048576)" "2 0"
 expect_eq "1G on 6.1: status" "$(field "r['status']")" ok
+expect_eq "1G on 6.1, none short: no kernel route" "$(field "r['sizes'][1]['kernel_route']")" ""
+# 1G short at runtime (node 1 has no free 1G range: its per-node write is refused):
+# the record, hugepar status and the kernel log name the kernel's own route
+two giant-short 6.1.0
+HUGEPAR_FAULT="write-node:2=ENOMEM" run --cmdline "rd.hugepar.pages=1G:2@0,1G:1@1,2M:10"
+expect_eq "1G short: pools" "$(pools 1048576)" "2 0"
+expect_eq "1G short: the kernel's per-node route for the planned pools" \
+	"$(field "r['sizes'][1]['kernel_route'] + ' / ' + r['sizes'][0]['kernel_route']")" \
+	"hugepagesz=1G hugepages=0:2,1:1 / "
+"$HP" --sysroot "$M" --simulate status --record-dir "$REC" >"$M/status.txt" 2>&1
+check "1G short: hugepar status names the route" \
+	grep -qF "add 'hugepagesz=1G hugepages=0:2,1:1' to the kernel command line" "$M/status.txt"
+check "1G short: the kernel log names it" grep -qF "add 'hugepagesz=1G hugepages=0:2,1:1'" "$M.log"
 two giant-619 6.19.0
 run --method=parallel --cmdline "rd.hugepar.pages=1G:2@0"
 expect_eq "1G on 6.19: parallel" "$(field "r['sizes'][1]['method']")" parallel

@@ -1,70 +1,122 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Run every test: unit (plain and with sanitizers), golden fixtures, command line, live
-# reservations on this kernel, and boots in QEMU. Ends with "N passed, N failed".
+# Run the test suites: unit (plain and with sanitizers), the tree's own checks
+# (syncheck, install), golden fixtures, command line, simulated kernel, the worker
+# controller, live reservations on this kernel, the Debian package, a fresh Debian
+# root, and boots in QEMU. Each suite's lines are shown as they come (and kept in
+# test/out/suite-NAME.log); a suite past its time limit is stopped and fails. The
+# failed checks are listed again at the end, before "N passed, N failed".
+#   TESTS="SUITE ..."        only these suites: unit unit-san tree golden cli engine
+#                            adapt live package fresh boot
+#   TESTS="SUITE:CASE ..."   only these cases of a suite (a case is the name a check
+#                            begins with, before its ':'; globs as in the shell), e.g.
+#                            TESTS="boot:6.12-shares boot:7-*" or TESTS="engine:rule*"
 #   HUGEPAR_SKIP_SAN=1   skip the sanitizer builds
 #   HUGEPAR_SKIP_BOOT=1  skip the QEMU boot tests
 #   HUGEPAR_SKIP_FRESH=1 skip the fresh Debian root (test/fresh.sh)
 cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
 
-# Each suite prints "NAME: N passed, N failed[, N skipped]" last; add them up.
+SUITES="unit unit-san tree golden cli engine adapt live package fresh boot"
+for t in ${TESTS:-}; do
+	[[ " $SUITES " == *" ${t%%:*} "* ]] || { echo "run.sh: no suite '${t%%:*}' (TESTS: $SUITES)" >&2; exit 2; }
+done
+
+# selected SUITE: whether TESTS asks for it; sets CASES to the cases it names
+selected() {
+	local t
+	CASES=""
+	[ -z "${TESTS:-}" ] && return 0
+	for t in $TESTS; do
+		[ "${t%%:*}" = "$1" ] || continue
+		[ "$t" = "$1" ] && { CASES=""; return 0; }
+		CASES="$CASES ${t#*:}"
+	done
+	[ -n "$CASES" ]
+}
+
+# suite NAME SECONDS COMMAND...: a suite prints "NAME: N passed, N failed[, N
+# skipped]" last; its counts are added up.
 suite() {
-	local out line p f s
-	out=$("$@" 2>&1)
-	echo "$out" | sed '$d'
-	line=$(echo "$out" | tail -n 1)
+	local name=$1 limit=$2 log=$OUT/suite-$1.log line rc p f s
+	shift 2
+	selected "$name" || return 0
+	echo "== $name"
+	HUGEPAR_CASES=${CASES# } timeout -k 10 "$limit" "$@" 2>&1 | tee "$log" | sed -u '$d'
+	rc=${PIPESTATUS[0]}
+	line=$(tail -n 1 "$log")
+	grep '^FAIL' "$log" | sed "s/^FAIL /FAIL $name: /" >>"$OUT/failed.txt"
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		fail "$name: stopped after its limit of $limit s (see $log)"
+		return
+	fi
 	echo "== $line"
 	if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)? ]]; then
 		p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} s=${BASH_REMATCH[4]:-0}
 		PASSED=$((PASSED + p)) FAILED=$((FAILED + f)) SKIPPED=$((SKIPPED + s))
 	else
-		fail "$1 ended without a count"
+		fail "$name ended without a count (see $log)"
 	fi
 }
 
-suite build/unit
+# The tree's own checks: the shell, the interpreter the tests call, make install.
+tree() {
+	check "make syncheck" make --no-print-directory -s syncheck
+	# Debian's python3-* modules are served to /usr/bin/python3 only: the first
+	# python3 on PATH may be another interpreter that does not see them.
+	expect_eq "the tests and benchmarks call /usr/bin/python3" \
+		"$(grep -nE '(^|[^/[:alnum:]_-])python3([[:space:]]|$)' test/*.sh bench/*.sh | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')" ""
+	rm -rf "$OUT/install"
+	if make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
+		for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \
+			usr/share/man/man5/hugepar.conf.5 usr/share/man/man7/dracut-hugepar.7 \
+			usr/share/man/man7/hugepar-initramfs-tools.7 usr/share/initramfs-tools/hooks/hugepar \
+			usr/share/initramfs-tools/scripts/init-premount/hugepar usr/share/doc/hugepar/record.md \
+			"$(pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)/90hugepar/module-setup.sh"; do
+			check "make install: $f" test -e "$OUT/install/${f#/}"
+		done
+		check "binary is static" sh -c "file -L hugepar | grep -q 'statically linked'"
+		make --no-print-directory -s uninstall DESTDIR="$OUT/install" PREFIX=/usr >>"$OUT/install.log" 2>&1
+		expect_eq "make uninstall: only the settings are left" \
+			"$(cd "$OUT/install" && find . -type f | sort)" "./etc/hugepar.conf"
+	else
+		fail "make install DESTDIR (see $OUT/install.log)"
+	fi
+	echo "tree: $(summary_line)"
+}
+if [ "${1:-}" = tree ]; then
+	PASSED=0 FAILED=0 SKIPPED=0
+	tree
+	exit 0
+fi
+
+: >"$OUT/failed.txt"
+suite unit 600 build/unit
 if [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
-	suite build/unit-san
+	suite unit-san 900 build/unit-san
 else
-	skip "unit tests with sanitizers (HUGEPAR_SKIP_SAN)"
+	selected unit-san && skip "unit tests with sanitizers (HUGEPAR_SKIP_SAN)"
 fi
-check "make syncheck" make --no-print-directory -s syncheck
-# Debian's python3-* modules are served to /usr/bin/python3 only: the first python3 on
-# PATH may be another interpreter that does not see them.
-expect_eq "the tests and benchmarks call /usr/bin/python3" \
-	"$(grep -nE '(^|[^/[:alnum:]_-])python3([[:space:]]|$)' test/*.sh bench/*.sh | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')" ""
-rm -rf "$OUT/install"
-if make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
-	for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \
-		usr/share/man/man5/hugepar.conf.5 usr/share/man/man7/dracut-hugepar.7 \
-		usr/share/man/man7/hugepar-initramfs-tools.7 usr/share/initramfs-tools/hooks/hugepar \
-		usr/share/initramfs-tools/scripts/init-premount/hugepar usr/share/doc/hugepar/record.md \
-		"$(pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)/90hugepar/module-setup.sh"; do
-		check "make install: $f" test -e "$OUT/install/${f#/}"
-	done
-	check "binary is static" sh -c "file -L hugepar | grep -q 'statically linked'"
-	make --no-print-directory -s uninstall DESTDIR="$OUT/install" PREFIX=/usr >>"$OUT/install.log" 2>&1
-	expect_eq "make uninstall: only the settings are left" \
-		"$(cd "$OUT/install" && find . -type f | sort)" "./etc/hugepar.conf"
-else
-	fail "make install DESTDIR (see $OUT/install.log)"
-fi
-suite test/golden.sh
-suite test/cli.sh
-suite test/engine.sh
-suite test/adapt.sh
-suite test/live.sh
-suite test/package.sh
+suite tree 600 env PASSED=0 FAILED=0 SKIPPED=0 test/run.sh tree
+suite golden 600 test/golden.sh
+suite cli 900 test/cli.sh
+suite engine 1200 test/engine.sh
+suite adapt 1800 test/adapt.sh
+suite live 900 test/live.sh
+suite package 1800 test/package.sh
 if [ -z "${HUGEPAR_SKIP_FRESH:-}" ]; then
-	suite test/fresh.sh
+	suite fresh 2400 test/fresh.sh
 else
-	skip "fresh Debian root (HUGEPAR_SKIP_FRESH)"
+	selected fresh && skip "fresh Debian root (HUGEPAR_SKIP_FRESH)"
 fi
 if [ -z "${HUGEPAR_SKIP_BOOT:-}" ] && [ -x test/boot.sh ]; then
-	suite test/boot.sh
+	suite boot 4200 test/boot.sh
 else
-	skip "boot tests (HUGEPAR_SKIP_BOOT or no test/boot.sh)"
+	selected boot && skip "boot tests (HUGEPAR_SKIP_BOOT or no test/boot.sh)"
+fi
+if [ -s "$OUT/failed.txt" ] || [ "$FAILED" != 0 ]; then
+	echo "== failed:"
+	cat "$OUT/failed.txt"
 fi
 summary_line
 [ "$FAILED" = 0 ]
