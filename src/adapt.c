@@ -54,8 +54,8 @@ static void note(struct adapt *a, double rate)
 
 	for (unsigned i = 0; i < a->nrates; i++)
 		if (a->rates[i].workers == a->k) {
-			a->rates[i].pages_per_s =
-			    r; /* measured again: the newer counts */
+			/* measured again: the newer counts */
+			a->rates[i].pages_per_s = r;
 			return;
 		}
 	if (a->nrates < ADAPT_MAX_RATES)
@@ -124,7 +124,8 @@ static unsigned fewest(const struct adapt *a)
 /* Whether the rate at count k is within ADAPT_DROP of the rate at b. */
 static bool level(const struct adapt *a, unsigned k, unsigned b)
 {
-	return (uint64_t)measured(a, k) * 100 >= (uint64_t)measured(a, b) * (100 - ADAPT_DROP);
+	return (uint64_t)measured(a, k) * 100 >=
+	       (uint64_t)measured(a, b) * (100 - ADAPT_DROP);
 }
 
 /* The midpoint between b and a measured neighbour, when it is worth a measure: there

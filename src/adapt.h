@@ -49,13 +49,13 @@ struct adapt {
 	unsigned ceiling; /* at most */
 	unsigned peak;	  /* the most that worked at once */
 	unsigned last;	  /* the count measured before this one */
-	double one;	  /* one writer's rate, where the auto probe measured it; 0: not */
+	double one; /* one writer's rate, where the auto probe measured it; 0: not */
 	bool settled;
 	enum adapt_phase phase;
-	unsigned weak;	   /* doublings that gained less than ADAPT_GAIN */
-	unsigned nrefined; /* midpoints tried: ADAPT_MAX_REFINE at most */
+	unsigned weak;		    /* doublings that gained less than ADAPT_GAIN */
+	unsigned nrefined;	    /* midpoints tried: ADAPT_MAX_REFINE at most */
 	unsigned refined_at, sides; /* the best count, and its sides tried */
-	char how[64];	   /* how the search ended */
+	char how[64];		    /* how the search ended */
 	unsigned nrates;
 	struct adapt_rate rates[ADAPT_MAX_RATES];
 	char why[96];

@@ -143,8 +143,8 @@ static int default_err(const char *point)
 static void trace(const char *point)
 {
 	static const char *const phases[] = {
-	    "start",  "lock",	 "topology", "probe",	  "estimate", "raise",  "spawn", "collect",
-	    "commit", "restore", "release",  "reconcile", "record", "done"};
+	    "start",   "lock",	 "topology", "probe",	"estimate",  "raise",  "spawn",
+	    "collect", "commit", "restore",  "release", "reconcile", "record", "done"};
 	struct timespec now;
 
 	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++)

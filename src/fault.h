@@ -6,7 +6,8 @@
  * POINT is a call to the kernel (reserve, bind, overcommit, write-node, write-global,
  * read-node, read-global; "write" and "read" match both of theirs) or a phase of a
  * run (start, lock, topology, probe, estimate, raise, spawn, collect, commit,
- * restore, release, reconcile, record, done). N fires on the Nth time this process reaches it (default: every time).
+ * restore, release, reconcile, record, done). N fires on the Nth time this process
+ * reaches it (default: every time).
  * ACTION is an errno name (EIO, ENOMEM, EINVAL, EINTR, EBUSY) to fail the call with,
  * kill (SIGKILL this process), term (SIGTERM to the main process), killmain (SIGKILL
  * to it), delay:MS (sleep, cut short by a signal, then go on) or hang:MS (sleep

@@ -287,7 +287,8 @@ static bool tick(void *arg)
 		k = adapt_step(&nr->ad, rate);
 		if (!nr->ad.settled)
 			__atomic_store_n(&pa->sh.work[n].claim,
-					 timed_claim(rate / nr->nactive, nr), __ATOMIC_RELAXED);
+					 timed_claim(rate / nr->nactive, nr),
+					 __ATOMIC_RELAXED);
 		nr->warm = k == nr->nactive;
 		set_workers(pa, n, k);
 		if (nr->ad.settled)
@@ -533,9 +534,10 @@ static unsigned auto_nodes(struct size_job *j, uint64_t page_ns, struct auto_nod
 			continue;
 		if (size_node_now(j, n, &have))
 			have = c->current;
-		an[k++] = (struct auto_node){.page_ns = page_ns,
-					     .rest = c->target > have ? c->target - have : 0,
-					     .workers = c->workers};
+		an[k++] =
+		    (struct auto_node){.page_ns = page_ns,
+				       .rest = c->target > have ? c->target - have : 0,
+				       .workers = c->workers};
 	}
 	return k;
 }
@@ -543,10 +545,10 @@ static unsigned auto_nodes(struct size_job *j, uint64_t page_ns, struct auto_nod
 /*
  * method=auto: whether workers pay. The first node with work that gives pages is
  * probed with one page, then, unless the choice is already clear (the same at half
- * and twice that page's cost), with its 1% (PROBE_MIN to PROBE_MAX pages) in all. Every node is taken to
- * cost the same per page. A fork is timed meanwhile: its child exits on another CPU
- * while the probe writes, so that only the parent's part of it (what the coordinator
- * pays for each worker) stays in the way of the work.
+ * and twice that page's cost), with its 1% (PROBE_MIN to PROBE_MAX pages) in all.
+ * Every node is taken to cost the same per page. A fork is timed meanwhile: its
+ * child exits on another CPU while the probe writes, so that only the parent's part
+ * of it (what the coordinator pays for each worker) stays in the way of the work.
  */
 bool size_auto_parallel(struct size_job *j)
 {

@@ -297,8 +297,7 @@ static int plan_workers(const struct hp_settings *s, const struct hp_topology *t
 
 		if (!w)
 			return -ENOMEM;
-		/* Workers run on their node's CPUs: a CPU-less node is served serially.
-		 */
+		/* Workers run on their node's CPUs: a CPU-less node is served serially. */
 		for (unsigned n = 0; n < t->nnodes; n++)
 			w[n] = t->nodes[n].ncpus ? p->work[n] : 0;
 		spread(s->threads, w, t->nnodes, p->threads);

@@ -85,10 +85,11 @@ static void show_sizes(const struct json_val *arr)
 	}
 	for (unsigned i = 0; i < arr->n; i++)
 		if (json_get_str(&arr->kids[i], "kernel_route")[0])
-			printf("%s pages short: at the next boot the kernel's own allocation "
-			       "would reserve them: add '%s' to the kernel command line\n",
-			       json_get_str(&arr->kids[i], "size"),
-			       json_get_str(&arr->kids[i], "kernel_route"));
+			printf(
+			    "%s pages short: at the next boot the kernel's own allocation "
+			    "would reserve them: add '%s' to the kernel command line\n",
+			    json_get_str(&arr->kids[i], "size"),
+			    json_get_str(&arr->kids[i], "kernel_route"));
 }
 
 static void show_nodes(const struct json_val *arr)

@@ -72,8 +72,9 @@ int main(int argc, char **argv)
 
 	if (argc < 4 || (strcmp(argv[2], "write") && strcmp(argv[2], "exec")) ||
 	    (!strcmp(argv[2], "write") && (argc - 3) % 2)) {
-		fprintf(stderr, "usage: timeit LABEL write FILE VALUE... | timeit LABEL exec "
-				"PROGRAM [ARG]...\n");
+		fprintf(stderr,
+			"usage: timeit LABEL write FILE VALUE... | timeit LABEL exec "
+			"PROGRAM [ARG]...\n");
 		return 2;
 	}
 	t0 = now_us();

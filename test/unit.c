@@ -195,8 +195,8 @@ static void test_plan(void)
 	CHECK(plan_cell(&p, 0, 0)->target == 1024 &&
 	      plan_cell(&p, 0, 0)->cut == HP_CUT_NONE);
 	CHECK(plan_cell(&p, 1, 1)->target == 8);
-	/* node 1: 10G free - 512M floor - 8G of 1G pages = 1.5G = 768 pages of 4G wanted
-	 */
+	/* node 1: 10G free - 512M floor - 8G of 1G pages = 1.5G = 768 pages of 4G
+	 * wanted */
 	CHECK(plan_cell(&p, 1, 0)->requested == 2048 &&
 	      plan_cell(&p, 1, 0)->target == 768);
 	CHECK(plan_cell(&p, 1, 0)->cut == HP_CUT_FLOOR);
@@ -491,7 +491,8 @@ static void test_result(void)
 	an[0].rest = an[1].rest = 150;
 	an[0].workers = an[1].workers = 1;
 	result_auto_estimate(an, 2, 2500, &e);
-	CHECK(e.parallel && e.parallel_us * 2 > e.serial_us && result_auto_clear(an, 2, 2500));
+	CHECK(e.parallel && e.parallel_us * 2 > e.serial_us &&
+	      result_auto_clear(an, 2, 2500));
 	an[0].workers = an[1].workers = 0;
 	an[0].page_ns = an[1].page_ns = 3000000;
 	result_auto_estimate(an, 2, 1000, &e);
@@ -591,13 +592,14 @@ static void test_adapt(void)
 	 * measured: the knee on each shape */
 	CHECK(strcmp(adapt_run(&skylake, 72, buf, sizeof(buf)),
 		     "4 8 16 32 24 12 -> 16") == 0);
-	CHECK(strcmp(adapt_run(&cascade, 96, buf, sizeof(buf)), "4 8 16 32 64 96 -> 64") ==
-	      0);
-	CHECK(strcmp(adapt_run(&knee, 48, buf, sizeof(buf)), "4 8 16 32 12 14 10 -> 12") ==
-	      0);
+	CHECK(strcmp(adapt_run(&cascade, 96, buf, sizeof(buf)),
+		     "4 8 16 32 64 96 -> 64") == 0);
+	CHECK(strcmp(adapt_run(&knee, 48, buf, sizeof(buf)),
+		     "4 8 16 32 12 14 10 -> 12") == 0);
 	CHECK(strcmp(adapt_run(&growing, 16, buf, sizeof(buf)), "4 8 16 -> 16") == 0);
 	/* a knee between powers of two: found from both sides */
-	CHECK(strcmp(adapt_run(&knee6, 16, buf, sizeof(buf)), "4 8 16 12 6 7 5 -> 6") == 0);
+	CHECK(strcmp(adapt_run(&knee6, 16, buf, sizeof(buf)), "4 8 16 12 6 7 5 -> 6") ==
+	      0);
 	/* the best at the ceiling, reached by a gain far from proportional: below it */
 	CHECK(strcmp(adapt_run(&knee6, 8, buf, sizeof(buf)), "2 4 8 6 7 5 -> 6") == 0);
 	CHECK(strcmp(adapt_run(&small, 4, buf, sizeof(buf)), "2 4 3 -> 3") == 0);
