@@ -29,8 +29,9 @@ HP_CPPFLAGS := -D_GNU_SOURCE $(CPPFLAGS)
 # The binary, by layer: the kernel interface (hugetlb, and live or the test build's
 # simulated kernel), the pure parts, the engine and its processes, the front end.
 KERNEL_SRCS := src/util.c src/path.c src/fault.c src/hugetlb.c src/journal.c
-PURE_SRCS   := src/topology.c src/settings.c src/sources.c src/plan.c src/result.c src/json.c src/adapt.c
-ENGINE_SRCS := src/stop.c src/proc.c src/worker.c src/size.c src/parallel.c src/engine.c
+PURE_SRCS   := src/topology.c src/settings.c src/sources.c src/plan.c src/result.c src/json.c src/adapt.c \
+               src/kparams.c
+ENGINE_SRCS := src/stop.c src/proc.c src/worker.c src/job.c src/probe.c src/parallel.c src/size.c src/engine.c
 FRONT_SRCS  := src/report.c src/record.c src/status.c src/prometheus.c src/check.c \
                src/mounts.c src/cmdline.c src/waiter.c src/notify.c
 SRCS        := $(KERNEL_SRCS) $(PURE_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) src/live.c src/main.c

@@ -11,9 +11,9 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "cmdline.h"
 #include "journal.h"
 #include "json.h"
+#include "kparams.h"
 #include "path.h"
 #include "record.h"
 #include "report.h"
@@ -141,7 +141,7 @@ static void size_json(struct json_out *j, const struct full *a, unsigned z)
 	json_u64(j, "trimmed", sr->trimmed);
 	json_u64(j, "topped_up", sr->topped_up);
 	json_u64(j, "pages_by_workers", sr->pages_by_workers);
-	cmdline_boot_route(route, sizeof(route), t, a->p, a->res, z);
+	kparams_boot_route(route, sizeof(route), t, a->p, a->res, z);
 	json_str(j, "kernel_route", route);
 	json_close(j, '}');
 }
@@ -357,7 +357,7 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 	for (unsigned z = 0; z < t->nsizes; z++) {
 		char route[256];
 
-		cmdline_boot_route(route, sizeof(route), t, p, res, z);
+		kparams_boot_route(route, sizeof(route), t, p, res, z);
 		if (!route[0])
 			continue;
 		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));

@@ -12,55 +12,10 @@
 
 #include "fault.h"
 #include "hugetlb.h"
+#include "parallel.h"
+#include "probe.h"
 #include "size.h"
 #include "stop.h"
-
-void size_note(struct size_job *j, unsigned n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(j->notes[n].note, sizeof(j->notes[n].note), fmt, ap);
-	va_end(ap);
-}
-
-bool size_out_of_time(struct size_job *j)
-{
-	switch (stop_check(j->deadline)) {
-	case STOP_SIGNAL:
-		j->rep.interrupted = 1;
-		return true;
-	case STOP_DEADLINE:
-		j->rep.timed_out = 1;
-		return true;
-	case STOP_NONE:
-		break;
-	}
-	return false;
-}
-
-static const char *stopped_why(struct size_job *j)
-{
-	return j->rep.interrupted ? "interrupted" : "deadline reached";
-}
-
-/* One node to 'target' with a per-node write, cut short at the deadline. */
-int size_node_write(struct size_job *j, unsigned n, uint64_t target, uint64_t deadline)
-{
-	uint64_t t0 = now_ms();
-	int rc;
-
-	deadline_arm(deadline);
-	rc = hugetlb_set_node(j->t->nodes[n].id, j->kb, target);
-	deadline_disarm();
-	j->notes[n].ms += now_ms() - t0;
-	return rc == -EINTR ? 0 : rc;
-}
-
-int size_node_now(struct size_job *j, unsigned n, uint64_t *have)
-{
-	return hugetlb_node_persistent(j->t->nodes[n].id, j->kb, have);
-}
 
 /* Per-node writes of the targets, one node after the other: the shrinks (exact
  * mode) or the growth. */
@@ -81,14 +36,14 @@ static void run_serial(struct size_job *j, bool shrink)
 		if (shrink ? have <= c->target : have >= c->target)
 			continue;
 		if (size_out_of_time(j)) {
-			size_note(j, n, "%s", stopped_why(j));
+			size_note(j, n, "%s", size_stopped_why(j));
 			continue;
 		}
 		rc = size_node_write(j, n, c->target, j->deadline);
 		if (rc)
 			size_note(j, n, "nr_hugepages write failed: %s", strerror(-rc));
 		else if (size_out_of_time(j))
-			size_note(j, n, "%s", stopped_why(j));
+			size_note(j, n, "%s", size_stopped_why(j));
 	}
 }
 

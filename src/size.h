@@ -1,53 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* size.h - one page size's work, shared by size.c and parallel.c (engine internals). */
+/* size.h - one page size's work, in the order it is done (size.c). */
 #ifndef HUGEPAR_SIZE_H
 #define HUGEPAR_SIZE_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
-#include "plan.h"
-#include "result.h"
-#include "topology.h"
-
-/* Past the deadline, workers and coordinators are told to stop, then killed. */
-#define HP_GRACE_MS 5000
-
-/* What a size's coordinator hands back. */
-struct size_report {
-	struct hp_size_result sr;
-	uint32_t timed_out, interrupted;
-};
-
-struct size_job {
-	const struct hp_topology *t;
-	const struct hp_plan *p;
-	unsigned z;
-	uint64_t kb;
-	enum hp_method method;
-	uint64_t deadline;
-	struct cell_note *notes; /* per node */
-	struct size_report rep;
-	uint64_t probe_ns; /* method=auto: a page's cost to one writer; 0: not probed */
-};
+#include "job.h"
 
 /* Shrink (exact mode), choose the method, grow, reconcile; fills j->rep. */
 void size_run(struct size_job *j);
-
-/* What stopped this node, for its reason. */
-void size_note(struct size_job *j, unsigned n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* The deadline or a stop: true, and the report says which. */
-bool size_out_of_time(struct size_job *j);
-/* One node to 'target' with a per-node write, cut short at the deadline. */
-int size_node_write(struct size_job *j, unsigned n, uint64_t target, uint64_t deadline);
-int size_node_now(struct size_job *j, unsigned n, uint64_t *have);
-
-/* The parallel path (parallel.c). Returns 0, -ENODEV when no node with work can
- * have workers, or -errno when the kernel refuses the path (nothing changed then). */
-int size_parallel(struct size_job *j);
-/* method=auto: reserve the first pages of each node serially, time them, and say
- * whether workers would pay for the rest (parallel.c). */
-bool size_auto_parallel(struct size_job *j);
 
 #endif

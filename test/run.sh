@@ -6,8 +6,8 @@
 # root, and boots in QEMU. Each suite's lines are shown as they come (and kept in
 # test/out/suite-NAME.log); a suite past its time limit is stopped and fails. The
 # failed checks are listed again at the end, before "N passed, N failed".
-#   TESTS="SUITE ..."        only these suites: unit unit-san tree golden cli engine
-#                            adapt live package fresh boot
+#   TESTS="SUITE ..."        only these suites: unit unit-san tree layers golden cli
+#                            engine adapt live package fresh boot
 #   TESTS="SUITE:CASE ..."   only these cases of a suite (a case is the name a check
 #                            begins with, before its ':'; globs as in the shell), e.g.
 #                            TESTS="boot:6.12-shares boot:7-*" or TESTS="engine:rule*"
@@ -17,7 +17,7 @@
 cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
 
-SUITES="unit unit-san tree golden cli engine adapt live package fresh boot"
+SUITES="unit unit-san tree layers golden cli engine adapt live package fresh boot"
 for t in ${TESTS:-}; do
 	[[ " $SUITES " == *" ${t%%:*} "* ]] || { echo "run.sh: no suite '${t%%:*}' (TESTS: $SUITES)" >&2; exit 2; }
 done
@@ -98,6 +98,7 @@ else
 	selected unit-san && skip "unit tests with sanitizers (HUGEPAR_SKIP_SAN)"
 fi
 suite tree 600 env PASSED=0 FAILED=0 SKIPPED=0 test/run.sh tree
+suite layers 300 test/layers.sh
 suite golden 600 test/golden.sh
 suite cli 900 test/cli.sh
 suite engine 1200 test/engine.sh

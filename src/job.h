@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * job.h - one page size's job: what the size's coordinator knows and hands back, and
+ * the per-node steps every way of doing the work shares (job.c). The engine's bottom
+ * layer: size.c, parallel.c and probe.c build on it.
+ */
+#ifndef HUGEPAR_JOB_H
+#define HUGEPAR_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plan.h"
+#include "result.h"
+#include "topology.h"
+
+/* Past the deadline, workers and coordinators are told to stop, then killed. */
+#define HP_GRACE_MS 5000
+
+/* What a size's coordinator hands back. */
+struct size_report {
+	struct hp_size_result sr;
+	uint32_t timed_out, interrupted;
+};
+
+struct size_job {
+	const struct hp_topology *t;
+	const struct hp_plan *p;
+	unsigned z;
+	uint64_t kb;
+	enum hp_method method;
+	uint64_t deadline;
+	struct cell_note *notes; /* per node */
+	struct size_report rep;
+	uint64_t probe_ns; /* method=auto: a page's cost to one writer; 0: not probed */
+};
+
+/* What stopped this node, for its reason. */
+void size_note(struct size_job *j, unsigned n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The deadline or a stop: true, and the report says which. */
+bool size_out_of_time(struct size_job *j);
+/* One node to 'target' with a per-node write, cut short at the deadline. */
+int size_node_write(struct size_job *j, unsigned n, uint64_t target, uint64_t deadline);
+int size_node_now(struct size_job *j, unsigned n, uint64_t *have);
+/* "interrupted" or "deadline reached", once size_out_of_time() said so. */
+const char *size_stopped_why(const struct size_job *j);
+
+#endif
