@@ -27,8 +27,12 @@ unstable_apt() {
 		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | head -n 1)
 	[ -n "$uri" ] || uri=http://deb.debian.org/debian
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri sid main" >"$a/sources.list"
+	# A mirror that serves a snapshot of the archive serves an unstable Release file
+	# past its Valid-Until date (Debian 12's own suites carry none); the signature is
+	# still checked.
 	APT="-o Dir::Etc::SourceList=$a/sources.list -o Dir::Etc::SourceParts=$a/none
-		-o Dir::State::Lists=$a/lists -o Dir::Cache=$a/cache -o APT::Sandbox::User=root -qq"
+		-o Dir::State::Lists=$a/lists -o Dir::Cache=$a/cache -o APT::Sandbox::User=root
+		-o Acquire::Check-Valid-Until=false -qq"
 }
 
 # newest PATTERN: the newest package whose name matches
