@@ -138,23 +138,14 @@ static int default_err(const char *point)
 	return 0; /* a phase */
 }
 
-/* The flag "trace": each phase reached, with the monotonic clock's microseconds and
- * the process, on standard error (bench/qemu.sh's whole-process breakdown). */
+/* The flag "trace": each phase reached (a point that is no call to the kernel), with
+ * the monotonic clock's microseconds and the process, on standard error
+ * (bench/whole.sh's breakdown of a run). */
 static void trace(const char *point)
 {
-	static const char *const phases[] = {
-	    "start",   "lock",	 "topology", "probe",	"estimate",  "raise",  "spawn",
-	    "collect", "commit", "restore",  "release", "reconcile", "record", "done"};
-	struct timespec now;
-
-	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++)
-		if (strcmp(point, phases[i]) == 0) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			fprintf(stderr, "hugepar-trace %s %lld %d\n", point,
-				(long long)now.tv_sec * 1000000 + now.tv_nsec / 1000,
-				(int)getpid());
-			return;
-		}
+	if (!default_err(point))
+		fprintf(stderr, "hugepar-trace %s %llu %d\n", point,
+			(unsigned long long)now_us(), (int)getpid());
 }
 
 int fault_at(const char *point)

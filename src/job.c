@@ -54,3 +54,15 @@ int size_node_now(struct size_job *j, unsigned n, uint64_t *have)
 {
 	return hugetlb_node_persistent(j->t->nodes[n].id, j->kb, have);
 }
+
+uint64_t size_node_lack(struct size_job *j, unsigned n)
+{
+	const struct hp_cell *c = plan_cell(j->p, n, j->z);
+	uint64_t have = c->current;
+
+	if (c->target <= c->current)
+		return 0;
+	if (size_node_now(j, n, &have))
+		have = c->current;
+	return c->target > have ? c->target - have : 0;
+}

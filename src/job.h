@@ -43,6 +43,9 @@ bool size_out_of_time(struct size_job *j);
 /* One node to 'target' with a per-node write, cut short at the deadline. */
 int size_node_write(struct size_job *j, unsigned n, uint64_t target, uint64_t deadline);
 int size_node_now(struct size_job *j, unsigned n, uint64_t *have);
+/* What node n still lacks of its target: 0 when the plan asks no growth there, else
+ * read from the node now (the plan's count when it cannot be read). */
+uint64_t size_node_lack(struct size_job *j, unsigned n);
 /* "interrupted" or "deadline reached", once size_out_of_time() said so. */
 const char *size_stopped_why(const struct size_job *j);
 

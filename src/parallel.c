@@ -78,20 +78,16 @@ static unsigned plan_workers(struct size_job *j, struct parallel *pa, uint64_t *
 	*lacking = false;
 	for (unsigned n = 0; n < j->t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
-		uint64_t have = c->current;
+		uint64_t need = size_node_lack(j, n);
 
-		if (c->target <= c->current)
-			continue;
-		if (size_node_now(j, n, &have))
-			have = c->current;
-		if (c->target <= have)
+		if (!need)
 			continue;
 		*lacking = true;
 		if (!c->workers)
 			continue; /* a node without CPUs: per-node writes serve it */
-		*deficit += c->target - have;
+		*deficit += need;
 		if (pa) {
-			pa->nodes[n].need = c->target - have;
+			pa->nodes[n].need = need;
 			adapt_init(&pa->nodes[n].ad,
 				   (unsigned)MIN(c->workers, pa->nodes[n].need),
 				   !j->p->threads_auto);
@@ -212,7 +208,7 @@ static void mark(struct parallel *pa, struct node_run *nr)
  * claim in step. 0 until every worker has held a claim more, and, in a measure
  * shorter than ADAPT_MAX_MEASURE_MS, the node NODE_CLAIMS (one worker alone is
  * measured over several). So a measure lasts a time, not a number of pages: where a
- * claim is quick, 20 ms and a few claims; where one claim takes longer than the
+ * claim is quick, ADAPT_MIN_MEASURE_MS and a few claims; where one claim takes longer than the
  * longest measure (a 1G page zeroed under emulation takes seconds), one claim each.
  */
 #define NODE_CLAIMS 4

@@ -46,16 +46,12 @@ static unsigned auto_nodes(struct size_job *j, uint64_t page_ns, struct auto_nod
 
 	for (unsigned n = 0; n < j->t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
-		uint64_t have = c->current;
 
 		if (c->target <= c->current)
 			continue;
-		if (size_node_now(j, n, &have))
-			have = c->current;
-		an[k++] =
-		    (struct auto_node){.page_ns = page_ns,
-				       .rest = c->target > have ? c->target - have : 0,
-				       .workers = c->workers};
+		an[k++] = (struct auto_node){.page_ns = page_ns,
+					     .rest = size_node_lack(j, n),
+					     .workers = c->workers};
 	}
 	return k;
 }
@@ -95,12 +91,14 @@ bool size_auto_parallel(struct size_job *j)
 		if (!got)
 			continue; /* the node gives nothing: reconcile will say so */
 		page_ns = MAX(us * 1000 / got, UINT64_C(1));
-		if (result_auto_clear(an, auto_nodes(j, page_ns, an), fork_us) ||
-		    full <= got || size_out_of_time(j))
+		k = auto_nodes(j, page_ns, an);
+		if (result_auto_clear(an, k, fork_us) || full <= got ||
+		    size_out_of_time(j))
 			break;
 		got += probe_node(j, n, c->current + got, full - got, &more_us);
 		us += more_us;
 		page_ns = MAX(us * 1000 / got, UINT64_C(1));
+		k = auto_nodes(j, page_ns, an); /* the probed node lacks less now */
 	}
 	fault_at("estimate");
 	if (pid > 0) {
@@ -110,10 +108,8 @@ bool size_auto_parallel(struct size_job *j)
 		fork_us += now_us() - t0;
 	}
 	j->probe_ns = page_ns;
-	if (an && page_ns) {
-		k = auto_nodes(j, page_ns, an);
+	if (page_ns)
 		result_auto_estimate(an, k, fork_us, &e);
-	}
 	free(an);
 	snprintf(j->rep.sr.method_note, sizeof(j->rep.sr.method_note),
 		 "auto: serial %llu ms, parallel %llu ms estimated",
