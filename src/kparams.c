@@ -30,17 +30,17 @@ void kparams_put(FILE *f, const struct kparams_row *r, bool numa, bool *first)
 				(unsigned long long)r->pages[i]);
 }
 
-void kparams_boot_route(char *buf, size_t len, const struct hp_topology *t,
-			const struct hp_plan *p, const struct hp_result *res, unsigned z)
+char *kparams_boot_route(const struct hp_topology *t, const struct hp_plan *p,
+			 const struct hp_result *res, unsigned z)
 {
 	struct kparams_row *r;
 	bool first = true, short_ = false;
+	char *buf = NULL;
+	size_t len = 0;
 	FILE *f;
 
-	if (len)
-		buf[0] = '\0';
 	if (t->sizes[z].kb <= HP_GIGANTIC_KB || !(r = calloc(1, sizeof(*r))))
-		return;
+		return NULL;
 	r->kb = t->sizes[z].kb;
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(p, n, z);
@@ -50,9 +50,14 @@ void kparams_boot_route(char *buf, size_t len, const struct hp_topology *t,
 		r->ids[r->n] = t->nodes[n].id;
 		r->pages[r->n++] = c->target;
 	}
-	if (short_ && (f = fmemopen(buf, len, "w"))) {
+	if (short_ && (f = open_memstream(&buf, &len))) {
 		kparams_put(f, r, t->numa && t->nnodes > 1, &first);
 		fclose(f);
 	}
 	free(r);
+	if (buf && !buf[0]) {
+		free(buf);
+		buf = NULL;
+	}
+	return buf;
 }

@@ -23,11 +23,11 @@ struct kparams_row {
  * without NUMA), after a space unless *first; nothing for empty pools. */
 void kparams_put(FILE *f, const struct kparams_row *r, bool numa, bool *first);
 /* For a gigantic size (1G) some node of which fell short: the kernel's own boot-time
- * allocation of the planned pools, per node ("hugepagesz=1G hugepages=0:16,1:16"), in
- * buf; "" when the size is not gigantic or no node is short. The kernel allocates
- * those from memblock before memory fragments; a runtime allocation needs a free 1G
- * range on each node. */
-void kparams_boot_route(char *buf, size_t len, const struct hp_topology *t,
-			const struct hp_plan *p, const struct hp_result *res, unsigned z);
+ * allocation of the planned pools, per node ("hugepagesz=1G hugepages=0:16,1:16"),
+ * as a string to free; NULL when the size is not gigantic or no node is short. The
+ * kernel allocates those from memblock before memory fragments; a runtime allocation
+ * needs a free 1G range on each node. */
+char *kparams_boot_route(const struct hp_topology *t, const struct hp_plan *p,
+			 const struct hp_result *res, unsigned z);
 
 #endif

@@ -60,6 +60,12 @@ static int write_atomic(const char *dir, body_fn body, const void *arg)
 	return rc;
 }
 
+/* A record_log() line, at most, and the kernel log's word on a 1G shortfall. */
+#define RECORD_LOG_LINE 512
+#define ROUTE_LOG                                                                          \
+	"%s pages short: the kernel's own boot-time allocation would reserve them before " \
+	"memory fragments: add '%s' to the kernel command line"
+
 struct full {
 	const struct hp_settings *s;
 	const struct hp_topology *t;
@@ -109,7 +115,7 @@ static void size_json(struct json_out *j, const struct full *a, unsigned z)
 {
 	const struct hp_topology *t = a->t;
 	const struct hp_size_result *sr = &a->res->sizes[z];
-	char sz[16], route[256];
+	char sz[16], *route;
 
 	format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
 	json_open(j, NULL, '{');
@@ -141,8 +147,9 @@ static void size_json(struct json_out *j, const struct full *a, unsigned z)
 	json_u64(j, "trimmed", sr->trimmed);
 	json_u64(j, "topped_up", sr->topped_up);
 	json_u64(j, "pages_by_workers", sr->pages_by_workers);
-	kparams_boot_route(route, sizeof(route), t, a->p, a->res, z);
-	json_str(j, "kernel_route", route);
+	route = kparams_boot_route(t, a->p, a->res, z);
+	json_str(j, "kernel_route", route ? route : "");
+	free(route);
 	json_close(j, '}');
 }
 
@@ -273,7 +280,7 @@ int record_failure(const char *dir, const struct hp_settings *s,
 /* One line to the kernel log (when it can be opened) and to standard output. */
 void record_log(int level, const char *fmt, ...)
 {
-	char line[512], kmsg[4096];
+	char line[RECORD_LOG_LINE], kmsg[4096];
 	va_list ap;
 	int fd, n;
 
@@ -355,16 +362,21 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 				   status_name(cr->status), cr->reason);
 		}
 	for (unsigned z = 0; z < t->nsizes; z++) {
-		char route[256];
+		char *route = kparams_boot_route(t, p, res, z);
 
-		kparams_boot_route(route, sizeof(route), t, p, res, z);
-		if (!route[0])
+		if (!route)
 			continue;
 		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-		record_log(LOG_WARNING,
-			   "%s pages short: the kernel's own boot-time allocation would "
-			   "reserve them before memory fragments: add '%s' to the kernel "
-			   "command line",
-			   sz, route);
+		/* a route too long for one log line is named, not cut */
+		if (snprintf(NULL, 0, ROUTE_LOG, sz, route) < RECORD_LOG_LINE)
+			record_log(LOG_WARNING, ROUTE_LOG, sz, route);
+		else
+			record_log(
+			    LOG_WARNING,
+			    "%s pages short: the kernel's own boot-time allocation "
+			    "would reserve them before memory fragments: the record's "
+			    "kernel_route has the parameters (hugepar status)",
+			    sz);
+		free(route);
 	}
 }

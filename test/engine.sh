@@ -225,6 +225,24 @@ expect_eq "1G short: the kernel's per-node route for the planned pools" \
 check "1G short: hugepar status names the route" \
 	grep -qF "add 'hugepagesz=1G hugepages=0:2,1:1' to the kernel command line" "$M/status.txt"
 check "1G short: the kernel log names it" grep -qF "add 'hugepagesz=1G hugepages=0:2,1:1'" "$M.log"
+# ... whole on a machine of many nodes (64 nodes: the route is over 300 characters)
+lines=("sizes 2048 1048576" "release 6.1.0")
+for n in $(seq 0 63); do lines+=("node $n cpus $n mem 2G free 2G"); done
+machine giant-short64 "${lines[@]}"
+HUGEPAR_FAULT="write-node=ENOMEM" run --cmdline "rd.hugepar.pages=1G:1"
+expect_eq "1G short on 64 nodes: the whole route" "$(field "r['sizes'][1]['kernel_route']")" \
+	"hugepagesz=1G hugepages=$(seq -s, -f '%g:1' 0 63)"
+check "1G short on 64 nodes: the kernel log gives the whole route" \
+	grep -qF "add 'hugepagesz=1G hugepages=$(seq -s, -f '%g:1' 0 63)' to the kernel command line" "$M.log"
+# ... and with node ids of four digits, a route too long for one kernel log line
+lines=("sizes 2048 1048576" "release 6.1.0")
+for n in $(seq 960 1023); do lines+=("node $n cpus $((n - 960)) mem 2G free 2G"); done
+machine giant-short-ids "${lines[@]}"
+HUGEPAR_FAULT="write-node=ENOMEM" run --cmdline "rd.hugepar.pages=1G:1"
+expect_eq "1G short, long ids: the whole route in the record" "$(field "r['sizes'][1]['kernel_route']")" \
+	"hugepagesz=1G hugepages=$(seq -s, -f '%g:1' 960 1023)"
+check "1G short, long ids: the kernel log names the record's route rather than cut it" \
+	grep -qF "the record's kernel_route has the parameters (hugepar status)" "$M.log"
 two giant-619 6.19.0
 run --method=parallel --cmdline "rd.hugepar.pages=1G:2@0"
 expect_eq "1G on 6.19: parallel" "$(field "r['sizes'][1]['method']")" parallel
