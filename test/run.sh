@@ -59,37 +59,6 @@ suite() {
 	fi
 }
 
-# The tree's own checks: the shell, the interpreter the tests call, make install.
-tree() {
-	check "make syncheck" make --no-print-directory -s syncheck
-	# Debian's python3-* modules are served to /usr/bin/python3 only: the first
-	# python3 on PATH may be another interpreter that does not see them.
-	expect_eq "the tests and benchmarks call /usr/bin/python3" \
-		"$(grep -nE '(^|[^/[:alnum:]_-])python3([[:space:]]|$)' test/*.sh bench/*.sh | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')" ""
-	rm -rf "$OUT/install"
-	if make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
-		for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \
-			usr/share/man/man5/hugepar.conf.5 usr/share/man/man7/dracut-hugepar.7 \
-			usr/share/man/man7/hugepar-initramfs-tools.7 usr/share/initramfs-tools/hooks/hugepar \
-			usr/share/initramfs-tools/scripts/init-premount/hugepar usr/share/doc/hugepar/record.md \
-			"$(pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)/90hugepar/module-setup.sh"; do
-			check "make install: $f" test -e "$OUT/install/${f#/}"
-		done
-		check "binary is static" sh -c "file -L hugepar | grep -q 'statically linked'"
-		make --no-print-directory -s uninstall DESTDIR="$OUT/install" PREFIX=/usr >>"$OUT/install.log" 2>&1
-		expect_eq "make uninstall: only the settings are left" \
-			"$(cd "$OUT/install" && find . -type f | sort)" "./etc/hugepar.conf"
-	else
-		fail "make install DESTDIR (see $OUT/install.log)"
-	fi
-	echo "tree: $(summary_line)"
-}
-if [ "${1:-}" = tree ]; then
-	PASSED=0 FAILED=0 SKIPPED=0
-	tree
-	exit 0
-fi
-
 : >"$OUT/failed.txt"
 suite unit 600 build/unit
 if [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
@@ -97,7 +66,7 @@ if [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
 else
 	selected unit-san && skip "unit tests with sanitizers (HUGEPAR_SKIP_SAN)"
 fi
-suite tree 600 env PASSED=0 FAILED=0 SKIPPED=0 test/run.sh tree
+suite tree 600 test/tree.sh
 suite layers 300 test/layers.sh
 suite golden 600 test/golden.sh
 suite cli 900 test/cli.sh
