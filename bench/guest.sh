@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs inside the QEMU guest, after the root switch (bench/qemu.sh). Kernel command
 # line: bench.pages=N (2M pages in all, split over the nodes), bench.mode=compare,
-# sweep or whole, bench.rounds=N (default 5). Prints "BENCH label ms pages" lines; /proc/uptime has 10 ms resolution,
-# enough for runs of a few hundred ms.
+# sweep or whole, bench.rounds=N (default 5). Prints "BENCH label ms pages" lines;
+# /proc/uptime has 10 ms resolution, enough for runs of a few hundred ms (bench.mode=
+# whole times with timeit instead, and its lines carry the clock too).
 H=/sys/kernel/mm/hugepages/hugepages-2048kB
 arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 PAGES=$(arg bench.pages)
@@ -63,9 +64,9 @@ run() { # label command...
 
 # The whole process as a user starts it (bench.mode=whole): settings in a file, the
 # record in /run/hugepar (an empty --cmdline: this boot's rd.hugepar=0 kept hugepar
-# out of the initramfs, and is no user's), timed with the monotonic clock (timeit) beside per-node
-# writes and the global write made the same way; then the test build with its trace,
-# which says when each phase began.
+# out of the initramfs, and is no user's), timed with the monotonic clock (timeit)
+# beside per-node writes and the global write made the same way; then the test build
+# with its trace, which says when each phase began.
 N=/sys/devices/system/node
 whole() {
 	mkdir -p /etc/hugepar.conf.d
