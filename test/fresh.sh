@@ -22,35 +22,9 @@ if [ "$(id -u)" != 0 ] || ! command -v mmdebstrap >/dev/null || ! command -v uns
 	exit 0
 fi
 
-# This machine's Debian sources for SUITE, as one-line entries: read, never changed.
-sources() {
-	local f
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] && sed -n -E "s/^[[:space:]]*deb[[:space:]]+(\[[^]]*\][[:space:]]+)?([^[:space:]]+)[[:space:]]+(${SUITE}[^[:space:]]*)[[:space:]]+(.*)$/deb \2 \3 \4/p" "$f"
-	done
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk -v suite="$SUITE" '
-			function flush() {
-				if (types ~ /(^| )deb( |$)/ && uris != "")
-					for (i = 1; i <= ns; i++)
-						if (s[i] ~ "^" suite)
-							for (j = 1; j <= nu; j++) print "deb " u[j] " " s[i] " " comps
-				types = uris = comps = ""; ns = nu = 0
-			}
-			/^[[:space:]]*$/ { flush(); next }
-			/^Types:/ { types = $0; sub(/^Types:[[:space:]]*/, "", types) }
-			/^URIs:/ { uris = $0; sub(/^URIs:[[:space:]]*/, "", uris); nu = split(uris, u, /[[:space:]]+/) }
-			/^Suites:/ { x = $0; sub(/^Suites:[[:space:]]*/, "", x); ns = split(x, s, /[[:space:]]+/) }
-			/^Components:/ { comps = $0; sub(/^Components:[[:space:]]*/, "", comps) }
-			END { flush() }' "$f"
-	done
-}
-
 rm -rf "$F"
 mkdir -p "$F" "$CACHE"
-sources | sort -u >"$F/sources.list"
-[ -s "$F/sources.list" ] || echo "deb http://deb.debian.org/debian $SUITE main" >"$F/sources.list"
+"$TOP/scripts/apt-sources.sh" "$SUITE" >"$F/sources.list"
 
 start=$(date +%s)
 if mmdebstrap --variant=minbase --include=make --skip=cleanup/apt/cache \
