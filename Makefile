@@ -129,7 +129,7 @@ check-all: hugepar hugepar-test $(BUILD)/unit $(BUILD)/unit-san $(BUILD)/hugepar
 	test/run.sh
 
 check-fast: hugepar hugepar-test $(BUILD)/unit $(BUILD)/simctl
-	HUGEPAR_SKIP_SAN=1 HUGEPAR_SKIP_BOOT=1 HUGEPAR_SKIP_FRESH=1 test/run.sh
+	HUGEPAR_SKIP_SAN=1 HUGEPAR_SKIP_BOOT=1 HUGEPAR_SKIP_FRESH=1 HUGEPAR_SKIP_IMAGE=1 test/run.sh
 
 fuzz: $(PURE) test/fuzz.c
 	@mkdir -p $(BUILD)/fuzz-corpus
@@ -139,7 +139,7 @@ fuzz: $(PURE) test/fuzz.c
 	$(BUILD)/fuzz -max_total_time=$${FUZZ_SECONDS:-60} $(BUILD)/fuzz-corpus
 
 syncheck:
-	@for f in module-setup.sh hook/*.sh test/*.sh scripts/*.sh bench/*.sh .ci/run \
+	@for f in module-setup.sh hook/*.sh test/*.sh test/image/*.sh image/*.sh scripts/*.sh bench/*.sh .ci/run \
 		initramfs-tools/hooks/* initramfs-tools/scripts/*/*; do \
 		[ -f "$$f" ] || continue; \
 		if head -n 1 "$$f" | grep -q bash; then bash -n "$$f" || exit 1; \
@@ -192,6 +192,16 @@ demo:
 	@$(MAKE) --no-print-directory hugepar
 	test/boot.sh demo
 
+# Cloud images (image/build.sh, doc/cloud-images.md): a Debian 12 disk image with
+# hugepar of each flavour, the settings of image/hugepar.conf; each build prints the
+# QEMU command that boots it. The package is built once, for both.
+IMAGEDIR    := $(BUILD)/image
+image:
+	@$(MAKE) --no-print-directory deps
+	image/build.sh --flavour initramfs-tools $(IMAGEDIR)/hugepar-initramfs-tools.img
+	image/build.sh --flavour dracut --deb $(IMAGEDIR)/deb/hugepar_$(VERSION)-1_$$(dpkg --print-architecture).deb \
+		$(IMAGEDIR)/hugepar-dracut.img
+
 # Benchmarks (about 10 minutes): this machine, then QEMU; tables on stdout, plot in doc/.
 bench:
 	@$(MAKE) --no-print-directory deps
@@ -204,5 +214,5 @@ bench:
 clean:
 	rm -rf hugepar hugepar-test $(BUILD)/musl $(BUILD)/san $(BUILD)/unit* $(BUILD)/hugepar-* $(BUILD)/fuzz test/out
 
-.PHONY: all check check-all check-fast fuzz syncheck deps install uninstall indent demo bench clean \
+.PHONY: all check check-all check-fast fuzz syncheck deps install uninstall indent demo bench clean image \
 	fault-matrix

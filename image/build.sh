@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build a Debian disk image with hugepar in it, as an image builder would: a root made
+# by mmdebstrap with systemd, Debian's cloud kernel and an initramfs generator, the
+# hugepar .deb installed with apt, settings as a drop-in in /etc/hugepar.conf.d, the
+# initramfs built from them; then a GPT disk with an EFI system partition (GRUB, its
+# own config embedded) and the root file system, made without loop devices or mounts.
+# Prints where the image is and the QEMU command that boots it. Root only.
+#
+#   image/build.sh [options] OUTPUT.img
+#     --flavour F     initramfs-tools (Debian's default) or dracut (default
+#                     initramfs-tools)
+#     --settings FILE the image's settings (default image/hugepar.conf), installed as
+#                     /etc/hugepar.conf.d/50-image.conf
+#     --tree DIR      files copied over the root before the initramfs is built (units,
+#                     drop-ins)
+#     --deb FILE      the hugepar package to install (default: built from this tree
+#                     into build/image/deb)
+#     --suite S       Debian suite (default bookworm)
+#     --size SIZE     the root file system's size (default 2G)
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+flavour=initramfs-tools settings=$TOP/image/hugepar.conf tree="" deb="" suite=bookworm size=2G
+
+usage() {
+	sed -n 's/^#   //p; s/^#     /  /p' "$0" >&2
+	exit 2
+}
+die() {
+	echo "image: $*" >&2
+	exit 1
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--flavour) flavour=${2:?} && shift ;;
+	--settings) settings=${2:?} && shift ;;
+	--tree) tree=${2:?} && shift ;;
+	--deb) deb=${2:?} && shift ;;
+	--suite) suite=${2:?} && shift ;;
+	--size) size=${2:?} && shift ;;
+	-h | --help) usage ;;
+	-*) echo "image: unknown option $1" >&2 && usage ;;
+	*) break ;;
+	esac
+	shift
+done
+[ $# = 1 ] || usage
+out=$1
+case $flavour in
+initramfs-tools | dracut) ;;
+*) die "--flavour $flavour: initramfs-tools or dracut" ;;
+esac
+[ "$(id -u)" = 0 ] || die "needs root (mmdebstrap, and file ownership in the root file system)"
+for t in mmdebstrap mkfs.ext4 mkfs.vfat mcopy sfdisk; do
+	command -v "$t" >/dev/null || die "$t is missing (make deps)"
+done
+[ -f "$settings" ] || die "no settings file $settings"
+[ -z "$tree" ] || [ -d "$tree" ] || die "--tree $tree: not a directory"
+settings=$(realpath "$settings")
+[ -z "$tree" ] || tree=$(realpath "$tree")
+
+work=$TOP/build/image
+mkdir -p "$work" "$(dirname "$out")"
+out=$(realpath "$out")
+
+# The package, as the README builds it, without running its tests again (make check
+# does) and without network.
+build_deb() {
+	local v p=$work/deb
+	v=$(sed -n 's/^#define HUGEPAR_VERSION "\(.*\)"$/\1/p' "$TOP/src/version.h")
+	deb=$p/hugepar_$v-1_$(dpkg --print-architecture).deb
+	[ -f "$TOP/build/src/numactl/debian-version" ] || "$TOP/scripts/fetch-numactl.sh" "$TOP/build/src" >/dev/null
+	rm -rf "$p"
+	mkdir -p "$p/hugepar-$v"
+	if [ -d "$TOP/.git" ] || [ -f "$TOP/.git" ]; then
+		(cd "$TOP" && git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$p/hugepar-$v")
+	else
+		(cd "$TOP" && tar --exclude=./build --exclude=./test/out -cf - .) | tar -C "$p/hugepar-$v" -xf -
+	fi
+	(cd "$p/hugepar-$v" && DEB_BUILD_OPTIONS=nocheck NUMACTL_SRC="$TOP/build/src/numactl" \
+		unshare -n -- dpkg-buildpackage -us -uc -b) >"$p/build.log" 2>&1 ||
+		die "dpkg-buildpackage failed (see $p/build.log)"
+	[ -f "$deb" ] || die "dpkg-buildpackage made no $deb"
+}
+if [ -z "$deb" ]; then
+	echo "image: building the hugepar package" >&2
+	build_deb
+fi
+deb=$(realpath "$deb")
+
+pkgs=systemd,systemd-sysv,udev,kmod,e2fsprogs,linux-image-cloud-amd64,grub-efi-amd64-bin
+case $flavour in
+initramfs-tools) pkgs=$pkgs,initramfs-tools ;;
+dracut) pkgs=$pkgs,dracut ;;
+esac
+
+label=hugepar-root
+root=$work/root.$$
+rm -rf "$root"
+trap 'rm -rf "$root" "$work/sources.$$" "$work/efi.$$"' EXIT
+"$TOP/scripts/apt-sources.sh" "$suite" >"$work/sources.$$"
+mkdir -p "$work/efi.$$"
+
+# The root, made in one mmdebstrap run: Debian's packages, then the package file,
+# the settings and the tree put in, and image/customize.sh run on it (the rest
+# happens in there); GRUB's EFI program comes out of it.
+echo "image: mmdebstrap $suite ($flavour)" >&2
+start=$(date +%s)
+# A mirror that serves a snapshot of the archive serves unstable's Release file past
+# its Valid-Until date (Debian 12's own suites carry none); signatures are still
+# checked. mmdebstrap's apt does not read this machine's apt settings.
+mmdebstrap --variant=minbase --include="$pkgs" --aptopt='Acquire::Check-Valid-Until "false"' \
+	--customize-hook="upload '$deb' /tmp/hugepar.deb" \
+	--customize-hook="upload '$settings' /tmp/hugepar-image.conf" \
+	${tree:+--customize-hook="sync-in '$tree' /"} \
+	--customize-hook="'$TOP/image/customize.sh' \"\$1\" $label" \
+	--customize-hook="download /tmp/BOOTX64.EFI '$work/efi.$$/BOOTX64.EFI'" \
+	--customize-hook='rm -f "$1/tmp/BOOTX64.EFI"' \
+	"$suite" "$root" "$work/sources.$$" >"$out.log" 2>&1 ||
+	die "mmdebstrap failed (see $out.log)"
+echo "image: the root took $(($(date +%s) - start)) s ($(du -sh "$root" | cut -f1))" >&2
+
+# The disk: GPT, an EFI system partition of 64 MiB at 1 MiB, the root after it, the
+# backup table in the last MiB. The file systems are written in place at their
+# offsets (mkfs.vfat --offset, mtools' @@offset, mkfs.ext4 -E offset).
+esp_mib=64
+root_mib=$(numfmt --from=iec "$size")
+root_mib=$((root_mib / 1048576))
+rm -f "$out"
+truncate -s $((1 + esp_mib + root_mib + 1))M "$out"
+sfdisk -q "$out" >/dev/null <<EOF
+label: gpt
+start=1MiB, size=${esp_mib}MiB, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B, name=esp
+start=$((1 + esp_mib))MiB, size=${root_mib}MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, name=root
+EOF
+mkfs.vfat -F 32 -s 1 --offset 2048 -n ESP "$out" $((esp_mib * 1024)) >/dev/null 2>&1 || die "mkfs.vfat failed"
+mmd -i "$out@@1M" ::/EFI ::/EFI/BOOT
+mcopy -i "$out@@1M" "$work/efi.$$/BOOTX64.EFI" ::/EFI/BOOT/BOOTX64.EFI
+mkfs.ext4 -q -L "$label" -d "$root" -E offset=$(((1 + esp_mib) * 1048576)) "$out" "${root_mib}M"
+
+firmware=/usr/share/ovmf/OVMF.fd
+echo "image: $out ($flavour, $(du -h "$out" | cut -f1) on disk of $(du -h --apparent-size "$out" | cut -f1))"
+echo "boot it: qemu-system-x86_64 -machine q35 -m 2G -smp 2 -bios $firmware -drive file=$out,format=raw,if=virtio -nographic"
