@@ -269,7 +269,12 @@ static int cmd_status(struct ctx *c)
 		record_prometheus(stdout, &r, live ? &c->topo : NULL);
 	else if (!c->check || c->format == HP_FORMAT_JSON)
 		record_print(&r, c->format);
-	rc = pc.drift ? EXIT_DRIFT : exit_of_record(r.status);
+	/* --check answers one question, whether the pools are as the run left them; how
+	 * the run went against the settings is the record's status (and verify's). */
+	if (c->check)
+		rc = pc.drift ? EXIT_DRIFT : EXIT_OK;
+	else
+		rc = exit_of_record(r.status);
 	record_unload(&r);
 	return rc;
 }

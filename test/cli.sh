@@ -134,6 +134,15 @@ expect_eq "status --check: as recorded, exit 0" "$?" 0
 sim status -d "$R" --check >"$OUT/cli-check.out"
 expect_eq "status --check: pages lost since, exit 65" "$?" 65
 check "status --check: says where" grep -qF "node 0 2M: 40 pages now, 100 when the run ended" "$OUT/cli-check.out"
+# A run the floor capped: status says partial (64); --check compares the pools with
+# the record only, and they are as the run left them (0).
+FXP=$OUT/fixtures/cli-sim-capped
+"$TOP/test/mkfixture.sh" "$OUT/cli-sim.desc" "$FXP"
+simp() { "$HPT" --sysroot "$FXP" --simulate "$@"; }
+simp apply --config /dev/null -d "$OUT/cli-capped" --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.reserve=7100M" >/dev/null 2>&1
+expect_eq "status of a run the floor capped: exit 64" "$(simp status -d "$OUT/cli-capped" >/dev/null; echo $?)" 64
+expect_eq "status --check of a capped run, pools as it left them: exit 0" \
+	"$(simp status -d "$OUT/cli-capped" --check >"$OUT/cli-check-capped.out"; echo $?)" 0
 mkdir -p "$OUT/cli-textfile"
 rm -f "$OUT/cli-textfile/h.prom"
 sim verify -d "$R" --config /dev/null --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.textfile=$OUT/cli-textfile/h.prom" >"$OUT/cli-verify.out"
