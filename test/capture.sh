@@ -14,6 +14,8 @@ if [ -d "$sys/devices/system/node" ]; then
 		id=${nd##*node}
 		cpus=$(cat "$nd/cpulist"); [ -n "$cpus" ] || cpus=-
 		line="node $id cpus $cpus mem $(mi "$nd/meminfo" MemTotal)K free $(mi "$nd/meminfo" MemFree)K"
+		blocks=$(find "$nd" -maxdepth 1 -name 'memory[0-9]*' | wc -l)
+		[ "$blocks" = 0 ] || line="$line blocks=$blocks"
 		for h in "$nd"/hugepages/hugepages-*kB; do
 			[ -d "$h" ] || continue
 			k=${h##*-}; k=${k%kB}
@@ -26,3 +28,6 @@ else
 	echo "node 0 cpus $(cat "$sys/devices/system/cpu/online") mem 0 free 0"
 fi
 echo "meminfo $(mi /proc/meminfo MemTotal)K $(mi /proc/meminfo MemFree)K"
+b=$sys/devices/system/memory/block_size_bytes
+[ -r "$b" ] && echo "memblock $((0x$(cat "$b")))"
+echo "release $(cat "${SYSROOT:-}/proc/sys/kernel/osrelease")"

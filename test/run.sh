@@ -3,21 +3,22 @@
 # Run the test suites: unit (plain and with sanitizers), the tree's own checks
 # (syncheck, install), golden fixtures, command line, simulated kernel, the worker
 # controller, live reservations on this kernel, the Debian package, a fresh Debian
-# root, and boots in QEMU. Each suite's lines are shown as they come (and kept in
+# root, cloud images booted under systemd, and boots in QEMU. Each suite's lines are shown as they come (and kept in
 # test/out/suite-NAME.log); a suite past its time limit is stopped and fails. The
 # failed checks are listed again at the end, before "N passed, N failed".
 #   TESTS="SUITE ..."        only these suites: unit unit-san tree layers golden cli
-#                            engine adapt live package fresh boot
+#                            engine adapt live package fresh image boot
 #   TESTS="SUITE:CASE ..."   only these cases of a suite (a case is the name a check
 #                            begins with, before its ':'; globs as in the shell), e.g.
 #                            TESTS="boot:6.12-shares boot:7-*" or TESTS="engine:rule*"
 #   HUGEPAR_SKIP_SAN=1   skip the sanitizer builds
 #   HUGEPAR_SKIP_BOOT=1  skip the QEMU boot tests
 #   HUGEPAR_SKIP_FRESH=1 skip the fresh Debian root (test/fresh.sh)
+#   HUGEPAR_SKIP_IMAGE=1 skip the cloud images (test/image.sh)
 cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
 
-SUITES="unit unit-san tree layers golden cli engine adapt live package fresh boot"
+SUITES="unit unit-san tree layers golden cli engine adapt live package fresh image boot"
 for t in ${TESTS:-}; do
 	[[ " $SUITES " == *" ${t%%:*} "* ]] || { echo "run.sh: no suite '${t%%:*}' (TESTS: $SUITES)" >&2; exit 2; }
 done
@@ -78,6 +79,11 @@ if [ -z "${HUGEPAR_SKIP_FRESH:-}" ]; then
 	suite fresh 2400 test/fresh.sh
 else
 	selected fresh && skip "fresh Debian root (HUGEPAR_SKIP_FRESH)"
+fi
+if [ -z "${HUGEPAR_SKIP_IMAGE:-}" ]; then
+	suite image 2700 test/image.sh
+else
+	selected image && skip "cloud images (HUGEPAR_SKIP_IMAGE)"
 fi
 if [ -z "${HUGEPAR_SKIP_BOOT:-}" ] && [ -x test/boot.sh ]; then
 	suite boot 4200 test/boot.sh

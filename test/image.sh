@@ -1,0 +1,257 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Cloud images: the images image/build.sh makes (Debian 12, systemd, the cloud kernel,
+# the .deb installed with apt, shares, a floor, a mount, on_short), of both flavours
+# (initramfs-tools and dracut), each booted unchanged by UEFI firmware on several
+# emulated machine shapes, under systemd as PID 1. The test images carry a stand-in
+# consumer unit (ordered by the package's kubelet drop-in) and a reporter unit that
+# writes what the boot did onto a second disk (test/image/). Root only.
+#   IMAGE_FLAVOURS="initramfs-tools dracut"   the flavours to build and boot
+. "$(dirname "$0")/lib.sh"
+
+I=$OUT/image
+FIRMWARE=/usr/share/ovmf/OVMF.fd
+FLAVOURS=${IMAGE_FLAVOURS:-initramfs-tools dracut}
+
+if [ "$(id -u)" != 0 ] || ! command -v mmdebstrap >/dev/null || ! command -v qemu-img >/dev/null ||
+	! command -v qemu-system-x86_64 >/dev/null || [ ! -r "$FIRMWARE" ] || ! command -v mcopy >/dev/null; then
+	skip "image tests: need root, mmdebstrap, qemu-system-x86, qemu-utils, ovmf and mtools (make deps)"
+	echo "image: $(summary_line)"
+	exit 0
+fi
+rm -rf "$I"
+mkdir -p "$I"
+
+# The shapes, as "MB:CPUS" per node (CPUS 0: a node without CPUs). The image's
+# settings ask 40% of each node as 2M pages above a floor of 512M. A node has 82-97%
+# of its memory free when the initramfs runs: one of 1280M and more keeps its floor
+# and its share, one of 1024M may not, one of 768M cannot.
+declare -A SHAPE=(
+	[one]="2048:2"
+	[two]="1536:1 1536:1"
+	[three]="2048:1 1536:1 1280:1"
+	[cpuless]="1536:1 1280:1 1280:1 1280:0"
+	[tight]="768:1 768:1"
+)
+SHAPES="one two three cpuless tight"
+
+# The test units, the package's own kubelet drop-in for the consumer, and the
+# directory node_exporter's package makes for its textfiles.
+tree=$I/tree
+s=$tree/etc/systemd/system
+mkdir -p "$s/multi-user.target.wants" "$s/hugepar-consumer.service.d" "$tree/usr/local/sbin" \
+	"$tree/var/lib/prometheus/node-exporter"
+cp "$TOP/test/image/hugepar-consumer.service" "$TOP/test/image/hugepar-report.service" "$s/"
+cp "$TOP/systemd/examples/kubelet.conf" "$s/hugepar-consumer.service.d/hugepar.conf"
+ln -s ../hugepar-consumer.service "$s/multi-user.target.wants/hugepar-consumer.service"
+ln -s ../hugepar-report.service "$s/multi-user.target.wants/hugepar-report.service"
+install -m 0755 "$TOP/test/image/report.sh" "$tree/usr/local/sbin/hugepar-report"
+install -m 0755 "$TOP/test/capture.sh" "$tree/usr/local/sbin/hugepar-capture"
+
+# build NAME FLAVOUR [SETTINGS [SUITE]]: an image from this tree's package (built
+# once).
+DEB=""
+build() {
+	local name=$1 flavour=$2 settings=${3:-$TOP/image/hugepar.conf} suite=${4:-bookworm} start=$SECONDS
+	if "$TOP/image/build.sh" --flavour "$flavour" --settings "$settings" --tree "$tree" \
+		--suite "$suite" ${DEB:+--deb "$DEB"} "$I/$name.img" >"$I/$name.build" 2>&1; then
+		pass "image $name: built ($suite, $flavour, $((SECONDS - start)) s)"
+		[ -n "$DEB" ] || DEB=$(ls "$TOP"/build/image/deb/hugepar_*.deb)
+	else
+		fail "image $name: build ($flavour), see $I/$name.build and $I/$name.img.log"
+		tail -n 5 "$I/$name.build"
+		rm -f "$I/$name.img"
+	fi
+}
+
+# boot CASE IMAGE SHAPE: boot IMAGE on SHAPE, on a copy-on-write overlay of its own
+# (CASE.qcow2, kept: a second boot of the same case boots what the first left); the
+# report is unpacked into $I/CASE/.
+boot() {
+	local name=$1 img=$I/$2.img topo=${SHAPE[$3]} n mb c i=0 cpu=0 mem=0 args=() start=$SECONDS
+	for n in $topo; do
+		mb=${n%%:*} c=${n#*:}
+		args+=(-object "memory-backend-ram,id=m$i,size=${mb}M")
+		if [ "$c" -gt 0 ]; then
+			args+=(-numa "node,nodeid=$i,cpus=$cpu-$((cpu + c - 1)),memdev=m$i")
+		else
+			args+=(-numa "node,nodeid=$i,memdev=m$i")
+		fi
+		cpu=$((cpu + c)) mem=$((mem + mb)) i=$((i + 1))
+	done
+	rm -rf "${I:?}/$name"
+	mkdir -p "$I/$name"
+	if [ ! -f "$img" ]; then
+		fail "$name: no image $2 (its build failed): not booted"
+		return 1
+	fi
+	[ -f "$I/$2-$3.qcow2" ] || qemu-img create -q -f qcow2 -b "$img" -F raw "$I/$2-$3.qcow2"
+	rm -f "$I/$name.report"
+	truncate -s 64M "$I/$name.report"
+	timeout 600 qemu-system-x86_64 -machine q35 -cpu max -smp "$cpu" -m "${mem}M" "${args[@]}" \
+		-bios "$FIRMWARE" -drive "file=$I/$2-$3.qcow2,format=qcow2,if=virtio" \
+		-drive "file=$I/$name.report,format=raw,if=none,id=report" \
+		-device virtio-blk-pci,drive=report,serial=hpreport \
+		-display none -monitor none -serial "file:$I/$name.log" -no-reboot >/dev/null 2>&1
+	if tar -C "$I/$name" -xf "$I/$name.report" 2>/dev/null && [ -s "$I/$name/target" ]; then
+		pass "$name: booted $2 on $3 ($topo) and reported ($((SECONDS - start)) s)"
+		rm -f "$I/$name.report"
+	else
+		fail "$name: booted $2 on $3, no report (see $I/$name.log)"
+		return 1
+	fi
+}
+
+# prop CASE UNIT KEY: a property of a unit, as the guest's systemctl showed it
+prop() { sed -n "s/^$3=//p" "$I/$1/$2.unit"; }
+nodes() { tr '\n' ' ' <"$I/$1/$2" | sed 's/ $//'; }
+
+# planned CASE SETTINGS: each node's 2M target ("ID COUNT" a line) as `hugepar plan
+# --sysroot` gives it for a capture of the booted machine: its CPUs, memory, memory
+# blocks and kernel as the guest showed them, each node's free memory and pools as
+# they were before the boot's run (the record's mem_free and before), since the run
+# itself used them.
+planned() {
+	local c=$I/$1 conf=$I/$1/conf
+	mkdir -p "$conf/hugepar.conf.d"
+	cp "$TOP/config/hugepar.conf" "$conf/hugepar.conf"
+	cp "$2" "$conf/hugepar.conf.d/50-image.conf"
+	/usr/bin/python3 - "$c/capture" "$c/status.json" >"$c/capture.before" <<'EOF' || return 1
+import json, sys
+rec = json.load(open(sys.argv[2]))
+nodes = {n["node"]: n for n in rec["nodes"]}
+for line in open(sys.argv[1]):
+    w = line.split()
+    if w and w[0] == "node":
+        n = nodes[int(w[1])]
+        w[w.index("free") + 1] = "%dK" % (n["mem_free"] // 1024)
+        before = {s["size"]: s["before"] for s in n["sizes"]}
+        for i, x in enumerate(w):
+            if x == "pool":
+                kb = int(w[i + 1].split(":")[0])
+                b = before["2M" if kb == 2048 else "1G"]
+                w[i + 1] = "%d:%d:%d:0" % (kb, b, b)
+    print(" ".join(w))
+EOF
+	"$TOP/test/mkfixture.sh" "$c/capture.before" "$c/sysroot" &&
+		"$TOP/hugepar" plan --json --sysroot "$c/sysroot" --config "$conf/hugepar.conf" --cmdline "" >"$c/plan.json" &&
+		/usr/bin/python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+for n in p["plan"]["nodes"]:
+    for s in n["sizes"]:
+        if s["size"] == "2M":
+            print(n["node"], s["target"])' "$c/plan.json"
+}
+
+# shape_case CASE IMAGE SHAPE STATUS: the checks every boot of the matrix makes; the
+# record's status is STATUS: ok, or partial where the floor cuts the share.
+shape_case() {
+	local name=$1 c=$I/$1
+	boot "$name" "$2" "$3" || return
+	expect_eq "$name: multi-user.target reached" "$(cat "$c/target")" active
+	expect_eq "$name: hugepar-verify.service" "$(prop "$name" hugepar-verify ActiveState) $(prop "$name" hugepar-verify Result)" "active success"
+	expect_eq "$name: the consumer started" "$(prop "$name" hugepar-consumer ActiveState)" active
+	local vend cstart
+	vend=$(prop "$name" hugepar-verify ExecMainExitTimestampMonotonic)
+	cstart=$(prop "$name" hugepar-consumer ExecMainStartTimestampMonotonic)
+	check "$name: verify finished (${vend:-?} us) before the consumer started (${cstart:-?} us)" \
+		test "${vend:-0}" -gt 0 -a "${vend:-0}" -le "${cstart:-0}"
+	expect_eq "$name: the consumer saw the pools as they are" "$(nodes "$name" consumer)" "$(nodes "$name" pools)"
+	planned "$name" "$TOP/image/hugepar.conf" >"$c/planned" 2>"$c/planned.err"
+	check "$name: a plan for the capture" test -s "$c/planned"
+	expect_eq "$name: each node's pages as hugepar plan --sysroot gives them" "$(nodes "$name" pools)" "$(nodes "$name" planned)"
+	expect_eq "$name: the record" "$(jq_py "$c/status.json" 'r["status"]')" "$4"
+	check "$name: record format" /usr/bin/python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$c/status.json"
+	expect_eq "$name: no surplus, overcommit back" "$(cat "$c/global")" "0 0"
+	expect_eq "$name: the mount's owner, group and mode" "$(cat "$c/mount.stat")" "root kvm 1770"
+	check "$name: the mount is hugetlbfs of 2M pages" grep -q '^hugetlbfs .*pagesize=2M' "$c/mount.fs"
+	check "$name: the textfile parses" sh -c "/usr/bin/python3 '$TOP/test/check-prometheus.py' '$c/hugepar.prom' >'$c/prom.txt' 2>&1"
+	expect_eq "$name: hugepar status --check" "$(cat "$c/check.rc")" 0
+	expect_eq "$name: no error from hugepar in the journal" "$(grep -c -i hugepar "$c/journal-err")" 0
+}
+
+for f in $FLAVOURS; do
+	build "$f" "$f"
+done
+for f in $FLAVOURS; do
+	for s in $SHAPES; do
+		st=ok
+		[ "$s" = tight ] && st=partial
+		wanted "$f-$s" && shape_case "$f-$s" "$f" "$s" "$st"
+	done
+	# The same machine booted again: the same counts. (Shares are of the installed
+	# memory, so they hold from boot to boot; where the floor cuts them, the count
+	# follows the free memory at boot, which moves by more than the granularity on
+	# the tight shape: doc/cloud-images.md.)
+	if wanted "$f-three-again" && boot "$f-three-again" "$f" three; then
+		expect_eq "$f-three-again: the same counts as the first boot" "$(nodes "$f-three-again" pools)" "$(nodes "$f-three" pools)"
+		expect_eq "$f-three-again: verify" "$(prop "$f-three-again" hugepar-verify Result)" success
+	fi
+done
+
+
+# The kernels the distribution ships next: the same package and settings in an image
+# of Debian's unstable suite, whose cloud kernel is 7.x, on three of the shapes.
+if wanted next-two || wanted next-cpuless || wanted next-tight; then
+	build next initramfs-tools "$TOP/image/hugepar.conf" sid
+	for s in two cpuless tight; do
+		st=ok
+		[ "$s" = tight ] && st=partial
+		wanted "next-$s" && shape_case "next-$s" next "$s" "$st" &&
+			check "next-$s: the kernel is 7.x ($(cat "$I/next-$s/kernel"))" grep -q '^7\.' "$I/next-$s/kernel"
+	done
+fi
+
+# The failure paths a fleet sees, on the initramfs-tools image (Debian's default).
+# on_short = fail on a machine too small for its share: verify fails, the consumer
+# that requires it does not start, the journal says why, the boot goes on.
+sed 's/^on_short = continue$/on_short = fail/' "$TOP/image/hugepar.conf" >"$I/fail.conf"
+# A broken settings file baked in: what can be used is, the rest is said.
+{
+	cat "$TOP/image/hugepar.conf"
+	echo "reserve = 512Q"
+	echo "mount = 3M:/dev/hugepages3M"
+} >"$I/broken.conf"
+if wanted "fail-tight" || wanted "broken-two" || wanted "stale-two"; then
+	build fail initramfs-tools "$I/fail.conf"
+	build broken initramfs-tools "$I/broken.conf"
+fi
+if wanted fail-tight && boot fail-tight fail tight; then
+	c=$I/fail-tight
+	expect_eq "fail-tight: multi-user.target reached" "$(cat "$c/target")" active
+	expect_eq "fail-tight: hugepar-verify.service failed" "$(prop fail-tight hugepar-verify ActiveState) $(prop fail-tight hugepar-verify Result)" "failed exit-code"
+	expect_eq "fail-tight: the consumer did not start" "$(prop fail-tight hugepar-consumer ActiveState) $(prop fail-tight hugepar-consumer ExecMainStartTimestampMonotonic)" "inactive 0"
+	check "fail-tight: the journal says the consumer's dependency failed" \
+		grep -q 'Dependency failed for.*[Ss]tand-in' "$c/journal"
+	check "fail-tight: the journal says which node is short" grep -q 'hugepar: node 0 2M: [0-9]* of [0-9]* pages asked for' "$c/journal"
+	expect_eq "fail-tight: the record" "$(jq_py "$c/status.json" 'r["status"]')" partial
+fi
+if wanted broken-two && boot broken-two broken two; then
+	c=$I/broken-two
+	expect_eq "broken-two: multi-user.target reached" "$(cat "$c/target")" active
+	check "broken-two: hugepar status names the bad reserve" grep -q '50-image.conf:[0-9]*.*reserve.*512Q' "$c/status.txt"
+	check "broken-two: hugepar status names the bad mount" grep -q '50-image.conf:[0-9]*.*mount.*3M' "$c/status.txt"
+	expect_eq "broken-two: the record keeps both problems" "$(jq_py "$c/status.json" 'len(r["settings"]["problems"])')" 2
+	expect_eq "broken-two: the rest applied: 40% of each node" "$(nodes broken-two pools)" "$(nodes initramfs-tools-two pools)"
+fi
+# Settings changed in the image after it was built, without a new initramfs: the
+# booted machine reports them stale. The image's root file system is edited in place
+# (debugfs, at the root partition's offset).
+if wanted stale-two && [ -f "$I/initramfs-tools.img" ]; then
+	cp --sparse=always "$I/initramfs-tools.img" "$I/stale.img"
+	off=$(sfdisk -J "$I/stale.img" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["partitiontable"]["partitions"][1]["start"] * 512)')
+	sed 's/^pages = 2M:40%$/pages = 2M:30%/' "$TOP/image/hugepar.conf" >"$I/stale.conf"
+	printf '%s\n' "cd /etc/hugepar.conf.d" "rm 50-image.conf" "write $I/stale.conf 50-image.conf" >"$I/stale.debugfs"
+	check "stale-two: the image's settings edited" \
+		sh -c "debugfs -w -f '$I/stale.debugfs' '$I/stale.img?offset=$off' >'$I/stale.edit' 2>&1"
+	if boot stale-two stale two; then
+		c=$I/stale-two
+		expect_eq "stale-two: multi-user.target reached" "$(cat "$c/target")" active
+		check "stale-two: hugepar status says the settings changed since the boot read them" \
+			grep -q 'has changed since this run read it' "$c/status.txt"
+		expect_eq "stale-two: the boot used the initramfs's settings" "$(nodes stale-two pools)" "$(nodes initramfs-tools-two pools)"
+	fi
+fi
+
+echo "image: $(summary_line)"
