@@ -26,20 +26,25 @@ CFLAGS      ?= -O2
 WARN        := -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2 -Wno-format-nonliteral
 HP_CPPFLAGS := -D_GNU_SOURCE $(CPPFLAGS)
 
-# The binary, by layer: the kernel interface (hugetlb, and live or the test build's
-# simulated kernel), the pure parts, the engine and its processes, the front end.
-KERNEL_SRCS := src/util.c src/path.c src/fault.c src/hugetlb.c src/journal.c
-PURE_SRCS   := src/topology.c src/settings.c src/sources.c src/plan.c src/result.c src/json.c src/adapt.c \
-               src/kparams.c
-ENGINE_SRCS := src/stop.c src/proc.c src/worker.c src/job.c src/probe.c src/parallel.c src/size.c src/engine.c
-FRONT_SRCS  := src/report.c src/record.c src/status.c src/prometheus.c src/check.c \
-               src/mounts.c src/cmdline.c src/waiter.c src/notify.c
-SRCS        := $(KERNEL_SRCS) $(PURE_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) src/live.c src/main.c
-SIM_SRCS    := src/sim.c src/simcore.c src/simfile.c
-HDRS        := $(wildcard src/*.h)
+# The binary, by layer, a folder each (doc/architecture.md; test/layers.sh holds the
+# order): lib/ knows nothing of hugepar; src/kernel/ is the kernel interface (paths,
+# pools, topology, the live kernel, the run lock and undo notes); src/plan/ settings,
+# the plan and the judgement of results; src/engine/ the run and its processes; src/
+# the commands. The test build adds test/sim/: the simulated kernel and the fault
+# seam's implementation.
+LIB_SRCS    := $(wildcard lib/*.c)
+KERNEL_SRCS := $(filter-out src/kernel/live.c,$(wildcard src/kernel/*.c))
+PLAN_SRCS   := $(wildcard src/plan/*.c)
+ENGINE_SRCS := $(wildcard src/engine/*.c)
+FRONT_SRCS  := $(filter-out src/main.c,$(wildcard src/*.c))
+SRCS        := $(LIB_SRCS) $(KERNEL_SRCS) $(PLAN_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) src/kernel/live.c src/main.c
+SIM_SRCS    := $(wildcard test/sim/*.c)
+HDRS        := $(wildcard lib/*.h src/*.h src/*/*.h test/sim/*.h)
+INCS        := -Ilib -Isrc/kernel -Isrc/plan -Isrc/engine -Isrc
+SIM_INCS    := $(INCS) -Itest/sim
 # For unit tests and fuzzing: everything but the live kernel and main(), with the
 # simulated kernel (no libnuma, no root).
-PURE        := $(KERNEL_SRCS) $(PURE_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) $(SIM_SRCS)
+PURE        := $(LIB_SRCS) $(KERNEL_SRCS) $(PLAN_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) $(SIM_SRCS)
 
 # libnuma from numactl's source, built against musl. NUMACTL_SRC=dir skips the fetch.
 NUMACTL_SRC ?= $(BUILD)/src/numactl
@@ -79,29 +84,31 @@ $(eval $(call libnuma,$(BUILD)/san,$(CLANG),-O1 -g -fsanitize=address$(comma)und
 MUSL_FLAGS  = $(HP_CPPFLAGS) $(WARN) $(CFLAGS) -I$(BUILD)/musl/inc -isystem $(KINC) -static
 
 hugepar: $(SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
-	$(CC) $(MUSL_FLAGS) -o $@ $(SRCS) $(BUILD)/musl/libnuma.a $(LDFLAGS)
+	$(CC) $(MUSL_FLAGS) $(INCS) -o $@ $(SRCS) $(BUILD)/musl/libnuma.a $(LDFLAGS)
 	@strip -o $(BUILD)/hugepar.stripped $@ && \
 		echo "hugepar: $$(stat -c %s $(BUILD)/hugepar.stripped) bytes stripped"
 
 # Test build: the same binary with the fault seam (HUGEPAR_FAULT) and the simulated
 # kernel (--simulate).
 hugepar-test: $(SRCS) $(SIM_SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
-	$(CC) $(MUSL_FLAGS) -DHUGEPAR_TESTING -o $@ $(SRCS) $(SIM_SRCS) $(BUILD)/musl/libnuma.a $(LDFLAGS)
+	$(CC) $(MUSL_FLAGS) $(SIM_INCS) -DHUGEPAR_TESTING -o $@ $(SRCS) $(SIM_SRCS) $(BUILD)/musl/libnuma.a $(LDFLAGS)
 
 # Sanitizer build of the binary, and the unit tests (host compiler).
 $(BUILD)/hugepar-san: $(SRCS) $(SIM_SRCS) $(HDRS) $(BUILD)/san/libnuma.a
 	$(CLANG) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -O1 -g -fsanitize=address,undefined \
-		-fno-sanitize-recover=all -I$(BUILD)/san/inc -isystem $(KINC) -o $@ \
+		-fno-sanitize-recover=all -I$(BUILD)/san/inc -isystem $(KINC) $(SIM_INCS) -o $@ \
 		$(SRCS) $(SIM_SRCS) $(BUILD)/san/libnuma.a
 
-$(BUILD)/unit: test/unit.c $(PURE) $(HDRS)
+# The unit tests, a file per module of the binary (test/unit/).
+UNIT_SRCS   := $(wildcard test/unit/*.c)
+$(BUILD)/unit: $(UNIT_SRCS) test/unit/unit.h $(PURE) $(HDRS)
 	@mkdir -p $(BUILD)
-	$(HOSTCC) $(HP_CPPFLAGS) -DHUGEPAR_TESTING $(WARN) -O1 -g -Isrc -o $@ test/unit.c $(PURE)
+	$(HOSTCC) $(HP_CPPFLAGS) -DHUGEPAR_TESTING $(WARN) -O1 -g $(SIM_INCS) -Itest/unit -o $@ $(UNIT_SRCS) $(PURE)
 
-$(BUILD)/unit-san: test/unit.c $(PURE) $(HDRS)
+$(BUILD)/unit-san: $(UNIT_SRCS) test/unit/unit.h $(PURE) $(HDRS)
 	@mkdir -p $(BUILD)
 	$(CLANG) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -O1 -g -fsanitize=address,undefined \
-		-fno-sanitize-recover=all -Isrc -o $@ test/unit.c $(PURE)
+		-fno-sanitize-recover=all $(SIM_INCS) -Itest/unit -o $@ $(UNIT_SRCS) $(PURE)
 
 # For boot tests: a static program that holds huge pages on a node.
 $(BUILD)/holdpages: test/holdpages.c $(KINC)/.stamp
@@ -117,7 +124,7 @@ $(BUILD)/timeit: test/timeit.c $(KINC)/.stamp
 # process would.
 $(BUILD)/simctl: test/simctl.c $(PURE) $(HDRS)
 	@mkdir -p $(BUILD)
-	$(HOSTCC) $(HP_CPPFLAGS) -DHUGEPAR_TESTING $(WARN) -O1 -g -Isrc -o $@ test/simctl.c $(PURE)
+	$(HOSTCC) $(HP_CPPFLAGS) -DHUGEPAR_TESTING $(WARN) -O1 -g $(SIM_INCS) -o $@ test/simctl.c $(PURE)
 
 # The README's commands: each installs what it needs first.
 check:
@@ -133,7 +140,7 @@ check-fast: hugepar hugepar-test $(BUILD)/unit $(BUILD)/simctl
 
 fuzz: $(PURE) test/fuzz.c
 	@mkdir -p $(BUILD)/fuzz-corpus
-	$(CLANG) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
+	$(CLANG) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -g -O1 -fsanitize=fuzzer,address,undefined $(SIM_INCS) \
 		-o $(BUILD)/fuzz test/fuzz.c $(PURE)
 	cp test/fuzz-seeds/* $(BUILD)/fuzz-corpus/
 	$(BUILD)/fuzz -max_total_time=$${FUZZ_SECONDS:-60} $(BUILD)/fuzz-corpus
@@ -185,7 +192,7 @@ fault-matrix:
 	test/fault-matrix.sh
 
 indent:
-	clang-format -i src/*.c src/*.h test/*.c
+	clang-format -i $(SRCS) $(SIM_SRCS) $(HDRS) $(UNIT_SRCS) test/unit/unit.h test/*.c
 
 demo:
 	@$(MAKE) --no-print-directory deps

@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "mounts.h"
+#include "parse.h"
 
 /* A user or group: a number, or a name from the passwd and group files. */
 static int resolve(const char *name, bool group, unsigned *id)

@@ -8,8 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "macros.h"
+#include "parse.h"
 #include "record.h"
-#include "util.h"
 
 static void head(FILE *f, const char *name, const char *help)
 {

@@ -11,12 +11,15 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "journal.h"
 #include "json.h"
 #include "kparams.h"
+#include "macros.h"
+#include "parse.h"
 #include "path.h"
 #include "record.h"
 #include "report.h"
+#include "sys.h"
+#include "undo.h"
 #include "version.h"
 
 typedef void (*body_fn)(struct json_out *j, const void *arg);
@@ -79,7 +82,7 @@ static void recovered_json(struct json_out *j, const struct hp_recovery *rec)
 {
 	json_open(j, "recovered", '[');
 	for (unsigned i = 0; rec && i < rec->n; i++) {
-		const struct journal_fix *f = &rec->fix[i];
+		const struct undo_fix *f = &rec->fix[i];
 		char sz[16], line[256];
 
 		format_size_kb(f->kb, sz, sizeof(sz));
@@ -301,20 +304,14 @@ void record_log(int level, const char *fmt, ...)
 	close(fd);
 }
 
-void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
-		 const struct hp_result *res, const struct hp_recovery *rec)
+/* The summary's per-size part: ", 2M 400/400 pages (parallel)" for each size that
+ * worked, with what was asked when the floor or memory capped it. */
+static void kmsg_sizes(const struct hp_topology *t, const struct hp_plan *p,
+		       const struct hp_result *res, char *sizes, size_t len)
 {
-	char sizes[256] = "", sz[16], line[256];
+	char sz[16];
 	size_t pos = 0;
 
-	for (unsigned i = 0; rec && i < rec->n; i++) {
-		recovery_describe(&rec->fix[i], line, sizeof(line));
-		record_log(rec->fix[i].rc ? LOG_ERR : LOG_WARNING, "%s", line);
-	}
-	if (res->status == HP_STATUS_DISABLED) {
-		record_log(LOG_INFO, "disabled, nothing done");
-		return;
-	}
 	for (unsigned z = 0; z < t->nsizes; z++) {
 		uint64_t target = 0, got = 0, asked = 0;
 		char more[64] = "";
@@ -334,21 +331,19 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 			snprintf(more, sizeof(more), ", %llu asked: capped",
 				 (unsigned long long)asked);
 		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-		pos += snprintf(sizes + pos, sizeof(sizes) - pos,
-				", %s %llu/%llu pages (%s%s)", sz,
+		pos += snprintf(sizes + pos, len - pos, ", %s %llu/%llu pages (%s%s)", sz,
 				(unsigned long long)got, (unsigned long long)target,
 				method_name(res->sizes[z].method), more);
-		if (pos >= sizeof(sizes))
+		if (pos >= len)
 			break;
 	}
-	record_log(res->status == HP_STATUS_OK	     ? LOG_INFO
-		   : res->status == HP_STATUS_FAILED ? LOG_ERR
-						     : LOG_WARNING,
-		   "%s in %llu ms on %u node%s, %u workers%s%s%s",
-		   status_name(res->status), (unsigned long long)res->duration_ms,
-		   t->nnodes, t->nnodes == 1 ? "" : "s", p->threads_total,
-		   sizes[0] ? sizes : ", nothing to do", res->error[0] ? ": " : "",
-		   res->error);
+}
+
+/* A warning for each node and size that is partial, failed or capped. */
+static void kmsg_cells(const struct hp_topology *t, const struct hp_result *res)
+{
+	char sz[16];
+
 	for (unsigned n = 0; n < t->nnodes; n++)
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			const struct hp_cell_result *cr = &res->cells[n * t->nsizes + z];
@@ -361,6 +356,14 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 			record_log(LOG_WARNING, "node %u %s: %s, %s", t->nodes[n].id, sz,
 				   status_name(cr->status), cr->reason);
 		}
+}
+
+/* For a gigantic size short on a node: the kernel's own boot-time route. */
+static void kmsg_routes(const struct hp_topology *t, const struct hp_plan *p,
+			const struct hp_result *res)
+{
+	char sz[16];
+
 	for (unsigned z = 0; z < t->nsizes; z++) {
 		char *route = kparams_boot_route(t, p, res, z);
 
@@ -379,4 +382,30 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 			    sz);
 		free(route);
 	}
+}
+
+void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
+		 const struct hp_result *res, const struct hp_recovery *rec)
+{
+	char sizes[256] = "", line[256];
+
+	for (unsigned i = 0; rec && i < rec->n; i++) {
+		recovery_describe(&rec->fix[i], line, sizeof(line));
+		record_log(rec->fix[i].rc ? LOG_ERR : LOG_WARNING, "%s", line);
+	}
+	if (res->status == HP_STATUS_DISABLED) {
+		record_log(LOG_INFO, "disabled, nothing done");
+		return;
+	}
+	kmsg_sizes(t, p, res, sizes, sizeof(sizes));
+	record_log(res->status == HP_STATUS_OK	     ? LOG_INFO
+		   : res->status == HP_STATUS_FAILED ? LOG_ERR
+						     : LOG_WARNING,
+		   "%s in %llu ms on %u node%s, %u workers%s%s%s",
+		   status_name(res->status), (unsigned long long)res->duration_ms,
+		   t->nnodes, t->nnodes == 1 ? "" : "s", p->threads_total,
+		   sizes[0] ? sizes : ", nothing to do", res->error[0] ? ": " : "",
+		   res->error);
+	kmsg_cells(t, res);
+	kmsg_routes(t, p, res);
 }

@@ -6,12 +6,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "journal.h"
 #include "json.h"
 #include "plan.h"
 #include "result.h"
 #include "settings.h"
 #include "topology.h"
+#include "undo.h"
 
 #define HP_RECORD_DIR	 "/run/hugepar"
 #define HP_RECORD_FILE	 "status.json"

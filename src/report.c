@@ -2,6 +2,8 @@
 /* report.c - the topology and the plan, as a table or as JSON (hugepar plan). */
 #include <string.h>
 
+#include "idset.h"
+#include "parse.h"
 #include "report.h"
 
 void report_problem_line(FILE *f, const struct hp_problem *p)
@@ -23,8 +25,9 @@ static void note_for(const struct hp_cell *c, char *buf, size_t len)
 			 buf[0] ? ", " : "", (unsigned long long)c->unrounded);
 }
 
-void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
-		      const struct hp_plan *p)
+/* The machine and where the settings came from, nodes as a table. */
+static void plan_text_machine(FILE *f, const struct hp_settings *s,
+			      const struct hp_topology *t, const struct hp_plan *p)
 {
 	char a[32], b[96], c[32], sz[16];
 
@@ -65,6 +68,14 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 		fprintf(f, "%-6u %-6u %-16s %10s %10s %10s\n", nd->id, nd->ncpus, cpus, a,
 			b, c);
 	}
+}
+
+/* The plan: one line per node and size with something to do, the mounts, the
+ * problems. */
+static void plan_text_cells(FILE *f, const struct hp_settings *s,
+			    const struct hp_topology *t, const struct hp_plan *p)
+{
+	char a[32], b[96], sz[16];
 
 	amount_format(&s->reserve, a, sizeof(a));
 	fprintf(f,
@@ -105,6 +116,13 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 			report_problem_line(f, &s->problems[i]);
 		}
 	}
+}
+
+void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
+		      const struct hp_plan *p)
+{
+	plan_text_machine(f, s, t, p);
+	plan_text_cells(f, s, t, p);
 }
 
 void report_settings_json(struct json_out *j, const struct hp_settings *s)
@@ -167,82 +185,94 @@ void report_settings_json(struct json_out *j, const struct hp_settings *s)
 	json_close(j, '}');
 }
 
-void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
-		      const struct hp_plan *p)
+static void topology_json(struct json_out *j, const struct hp_topology *t)
 {
-	struct json_out j;
-	char sz[16];
-
-	json_begin(&j, f);
-	json_open(&j, NULL, '{');
-	json_open(&j, "topology", '{');
-	json_bool(&j, "numa", t->numa);
-	json_bool(&j, "hugetlb", t->hugetlb);
-	json_u64(&j, "cpus_online", t->ncpus_online);
-	json_open(&j, "sizes_kb", '[');
+	json_open(j, "topology", '{');
+	json_bool(j, "numa", t->numa);
+	json_bool(j, "hugetlb", t->hugetlb);
+	json_u64(j, "cpus_online", t->ncpus_online);
+	json_open(j, "sizes_kb", '[');
 	for (unsigned z = 0; z < t->nsizes; z++)
-		json_u64(&j, NULL, t->sizes[z].kb);
-	json_close(&j, ']');
-	json_open(&j, "nodes", '[');
+		json_u64(j, NULL, t->sizes[z].kb);
+	json_close(j, ']');
+	json_open(j, "nodes", '[');
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_node *nd = &t->nodes[n];
 		char cpus[4096];
 
 		if (idset_format(nd->cpus, cpus, sizeof(cpus)))
 			strcpy(cpus, "...");
-		json_open(&j, NULL, '{');
-		json_u64(&j, "node", nd->id);
-		json_u64(&j, "cpus", nd->ncpus);
-		json_str(&j, "cpulist", cpus);
-		json_bool(&j, "has_memory", nd->has_memory);
-		json_u64(&j, "mem_total", nd->mem_total);
-		json_u64(&j, "mem_free", nd->mem_free);
-		json_u64(&j, "mem_basis", nd->mem_basis);
-		json_str(&j, "basis_from",
+		json_open(j, NULL, '{');
+		json_u64(j, "node", nd->id);
+		json_u64(j, "cpus", nd->ncpus);
+		json_str(j, "cpulist", cpus);
+		json_bool(j, "has_memory", nd->has_memory);
+		json_u64(j, "mem_total", nd->mem_total);
+		json_u64(j, "mem_free", nd->mem_free);
+		json_u64(j, "mem_basis", nd->mem_basis);
+		json_str(j, "basis_from",
 			 nd->basis_blocks ? "memory blocks" : "MemTotal");
-		json_close(&j, '}');
+		json_close(j, '}');
 	}
-	json_close(&j, ']');
-	json_str(&j, "warning", t->warning);
-	json_close(&j, '}');
-	report_settings_json(&j, s);
-	json_open(&j, "plan", '{');
-	json_u64(&j, "workers", p->threads_total);
-	json_bool(&j, "workers_auto", p->threads_auto);
-	json_open(&j, "nodes", '[');
+	json_close(j, ']');
+	json_str(j, "warning", t->warning);
+	json_close(j, '}');
+}
+
+static void plan_json(struct json_out *j, const struct hp_topology *t,
+		      const struct hp_plan *p)
+{
+	char sz[16];
+
+	json_open(j, "plan", '{');
+	json_u64(j, "workers", p->threads_total);
+	json_bool(j, "workers_auto", p->threads_auto);
+	json_open(j, "nodes", '[');
 	for (unsigned n = 0; n < t->nnodes; n++) {
-		json_open(&j, NULL, '{');
-		json_u64(&j, "node", t->nodes[n].id);
-		json_u64(&j, "floor", p->floor[n]);
-		json_u64(&j, "work_bytes", p->work[n]);
-		json_u64(&j, "workers", p->threads[n]);
-		json_open(&j, "sizes", '[');
+		json_open(j, NULL, '{');
+		json_u64(j, "node", t->nodes[n].id);
+		json_u64(j, "floor", p->floor[n]);
+		json_u64(j, "work_bytes", p->work[n]);
+		json_u64(j, "workers", p->threads[n]);
+		json_open(j, "sizes", '[');
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			const struct hp_cell *c = plan_cell(p, n, z);
 
 			format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-			json_open(&j, NULL, '{');
-			json_str(&j, "size", sz);
-			json_u64(&j, "current", c->current);
+			json_open(j, NULL, '{');
+			json_str(j, "size", sz);
+			json_u64(j, "current", c->current);
 			if (c->requested_set)
-				json_u64(&j, "requested", c->requested);
+				json_u64(j, "requested", c->requested);
 			else
-				json_null(&j, "requested");
-			json_u64(&j, "target", c->target);
-			json_u64(&j, "workers", c->workers);
-			json_str(&j, "cut", cut_name(c->cut));
-			json_u64(&j, "granularity", c->granularity);
+				json_null(j, "requested");
+			json_u64(j, "target", c->target);
+			json_u64(j, "workers", c->workers);
+			json_str(j, "cut", cut_name(c->cut));
+			json_u64(j, "granularity", c->granularity);
 			if (c->rounded)
-				json_u64(&j, "unrounded", c->unrounded);
+				json_u64(j, "unrounded", c->unrounded);
 			else
-				json_null(&j, "unrounded");
-			json_close(&j, '}');
+				json_null(j, "unrounded");
+			json_close(j, '}');
 		}
-		json_close(&j, ']');
-		json_close(&j, '}');
+		json_close(j, ']');
+		json_close(j, '}');
 	}
-	json_close(&j, ']');
-	json_close(&j, '}');
+	json_close(j, ']');
+	json_close(j, '}');
+}
+
+void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
+		      const struct hp_plan *p)
+{
+	struct json_out j;
+
+	json_begin(&j, f);
+	json_open(&j, NULL, '{');
+	topology_json(&j, t);
+	report_settings_json(&j, s);
+	plan_json(&j, t, p);
 	json_close(&j, '}');
 	json_end(&j);
 }

@@ -5,46 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
 #include "json.h"
+#include "macros.h"
+#include "parse.h"
 #include "record.h"
 #include "settings.h"
-#include "util.h"
 
-static char *slurp(const char *file)
-{
-	FILE *f = fopen(file, "re");
-	char *buf = NULL;
-	size_t cap = 0, len = 0;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap * 2 + 8192);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		size_t n = fread(buf + len, 1, 4096, f);
-
-		len += n;
-		if (n < 4096)
-			break;
-	}
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		errno = EIO;
-		return NULL;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
-}
+/* Larger than the record of any machine: 1024 nodes and their measures take ~2 MiB. */
+#define HP_RECORD_MAX (64u << 20)
 
 static int status_of(const char *name)
 {
@@ -181,16 +150,19 @@ void record_check_settings(const struct hp_record *r, const char *config)
 int record_load(const char *dir, struct hp_record *r)
 {
 	char file[4096];
+	const char *kind = NULL;
+	size_t len;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	if (xsnprintf(file, sizeof(file), "%s/%s", dir, HP_RECORD_FILE))
 		return -ENAMETOOLONG;
-	r->text = slurp(file);
-	if (!r->text) {
-		int rc = errno == ENOENT ? -ENOENT : -EINVAL;
-
-		fprintf(stderr, "hugepar: no record in %s: %s\n", dir, strerror(errno));
-		return rc;
+	rc = read_regular(file, HP_RECORD_MAX, &r->text, &len, &kind);
+	if (rc) {
+		fprintf(stderr, "hugepar: no record in %s: %s%s%s\n", dir, strerror(-rc),
+			kind ? ": " : "", kind ? kind : "");
+		r->text = NULL;
+		return rc == -ENOENT ? -ENOENT : -EINVAL;
 	}
 	if (json_parse(r->text, &r->v) ||
 	    (r->status = status_of(json_get_str(&r->v, "status"))) < 0) {

@@ -8,10 +8,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "file.h"
+#include "macros.h"
+#include "parse.h"
+#include "sys.h"
 #include "waiter.h"
 
-int publish(const char *dir, const char *name, uint64_t value)
+int waiter_publish(const char *dir, const char *name, uint64_t value)
 {
 	char p[4096], tmp[4200], text[32];
 	int n;
@@ -23,7 +26,7 @@ int publish(const char *dir, const char *name, uint64_t value)
 	return replace_file(p, tmp, text, (size_t)n);
 }
 
-int published(const char *dir, const char *name, uint64_t *value)
+int waiter_published(const char *dir, const char *name, uint64_t *value)
 {
 	char p[4096], buf[32];
 	ssize_t n;
@@ -64,13 +67,13 @@ int wait_for_run(const char *dir, uint64_t fallback, struct wait_result *w)
 	uint64_t pid, deadline, start = boottime_ms(), term_at = 0;
 
 	memset(w, 0, sizeof(*w));
-	if (published(dir, HP_PUB_PID, &pid) || pid == 0 || pid > INT32_MAX)
+	if (waiter_published(dir, HP_PUB_PID, &pid) || pid == 0 || pid > INT32_MAX)
 		return 0; /* nothing was started */
 	w->started = true;
 	for (;;) {
 		uint64_t now = boottime_ms();
 
-		if (published(dir, HP_PUB_EXIT, &w->exit_code) == 0) {
+		if (waiter_published(dir, HP_PUB_EXIT, &w->exit_code) == 0) {
 			w->exited = true;
 			break;
 		}
@@ -78,7 +81,7 @@ int wait_for_run(const char *dir, uint64_t fallback, struct wait_result *w)
 			break;
 		/* Read each time: the run publishes its deadline once it has read its
 		 * settings, which may be after this wait began. */
-		if (published(dir, HP_PUB_DEADLINE, &deadline))
+		if (waiter_published(dir, HP_PUB_DEADLINE, &deadline))
 			deadline = fallback;
 		if (!term_at && now >= deadline + HP_WAIT_GRACE_MS) {
 			kill((pid_t)pid, SIGTERM);

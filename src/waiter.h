@@ -19,8 +19,8 @@
 #define HP_WAIT_GRACE_MS 10000
 
 /* Write one number to dir/name atomically. */
-int publish(const char *dir, const char *name, uint64_t value);
-int published(const char *dir, const char *name, uint64_t *value);
+int waiter_publish(const char *dir, const char *name, uint64_t value);
+int waiter_published(const char *dir, const char *name, uint64_t *value);
 /* Remove what an earlier run published (at the start of a run). */
 void publish_clear(const char *dir);
 

@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idset.h"
 #include "json.h"
+#include "parse.h"
 #include "settings.h"
-#include "util.h"
 
 static struct hp_settings S;
 

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "hugetlb.h"
+#include "idset.h"
+#include "parse.h"
 #include "path.h"
 #include "sim.h"
 

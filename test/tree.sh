@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The tree's own checks: the shell (make syncheck), the interpreter the tests call,
-# make install and uninstall into a staging directory.
+# the length of the C files and functions, make install and uninstall into a staging
+# directory.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
@@ -10,6 +11,16 @@ check "make syncheck" make --no-print-directory -s syncheck
 # python3 on PATH may be another interpreter that does not see them.
 expect_eq "the tests and benchmarks call /usr/bin/python3" \
 	"$(grep -nE '(^|[^/[:alnum:]_-])python3([[:space:]]|$)' test/*.sh bench/*.sh | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')" ""
+# Files of at most 500 lines and functions of at most 70 (from the line that names
+# the function to its closing brace), the binary's and the tests' alike.
+c_files=(lib/*.[ch] src/*.[ch] src/*/*.[ch] test/sim/*.[ch] test/unit/*.[ch] test/*.c)
+expect_eq "no C file over 500 lines" "$(wc -l "${c_files[@]}" | awk '$2 != "total" && $1 > 500 {print $2 " (" $1 ")"}')" ""
+expect_eq "no function over 70 lines" "$(awk '
+	FNR == 1 { named = 0 }
+	/^[a-zA-Z].*\(/ && !/;[[:space:]]*$/ { named = FNR; name = $0 }
+	/^\{/ && named { start = named }
+	/^\}/ && start { if (FNR - start + 1 > 70) printf "%s:%d (%d lines) ", FILENAME, start, FNR - start + 1; start = 0 }
+' "${c_files[@]}")" ""
 rm -rf "$OUT/install"
 if make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
 	for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* file.c - reading and replacing small files safely, mkdir -p, a digest. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "file.h"
+#include "parse.h"
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "not a plain file";
+}
+
+int read_regular(const char *file, size_t max, char **out, size_t *len, const char **kind)
+{
+	struct stat st;
+	size_t got = 0;
+	char *buf;
+	int fd, rc = 0;
+
+	*out = NULL;
+	*len = 0;
+	*kind = NULL;
+	fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		rc = -errno;
+		if (rc == -ENOENT && lstat(file, &st) == 0 && S_ISLNK(st.st_mode))
+			*kind = "a symbolic link to nothing";
+		return rc;
+	}
+	if (fstat(fd, &st)) {
+		rc = -errno;
+	} else if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {
+		st.st_size = 0; /* /dev/null: "no file", as tools take it */
+	} else if (!S_ISREG(st.st_mode)) {
+		*kind = file_kind(st.st_mode);
+		rc = -EINVAL;
+	} else if ((uint64_t)st.st_size > max) {
+		rc = -EFBIG;
+	}
+	buf = rc ? NULL : malloc((size_t)st.st_size + 1);
+	if (!rc && !buf)
+		rc = -ENOMEM;
+	/* read to the end, or to one byte past the size seen: a file that grows
+	 * while it is read is still bounded by max */
+	while (!rc) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size + 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			rc = -errno;
+		else if (n == 0)
+			break;
+		else if ((got += n) > (size_t)st.st_size)
+			rc = -EFBIG;
+	}
+	close(fd);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	*len = got;
+	return 0;
+}
+
+uint64_t fnv1a64(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}
+
+int mkdir_p(const char *path)
+{
+	char buf[4096];
+
+	if (xsnprintf(buf, sizeof(buf), "%s", path))
+		return -ENAMETOOLONG;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) && errno != EEXIST ? -errno : 0;
+}
+
+int replace_file(const char *file, const char *tmp, const char *text, size_t len)
+{
+	int fd, rc = 0;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		rc = -EIO;
+	/* /run is a tmpfs: the rename is what makes the file whole */
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, file))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}

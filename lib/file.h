@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* file.h - reading and replacing small files safely, mkdir -p, a digest. */
+#ifndef HUGEPAR_FILE_H
+#define HUGEPAR_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Read a whole regular file into a NUL-terminated buffer (it may hold NUL bytes of
+ * its own: compare strlen with *len). Opened without blocking and checked with
+ * fstat, so a FIFO or a device cannot hang the caller: for those -EINVAL and *kind
+ * says what it is ("a FIFO", "a directory"...); a symbolic link to nothing gives
+ * -ENOENT with *kind set; -EFBIG when larger than max. /dev/null reads as empty.
+ */
+int read_regular(const char *file, size_t max, char **out, size_t *len,
+		 const char **kind);
+
+/* mkdir -p with mode 0755; 0 or -errno. */
+int mkdir_p(const char *path);
+
+/* Write len bytes of text to tmp (made 0644, not through a link), then rename it
+ * over file: readers see the old file or the whole new one. 0 or -errno. */
+int replace_file(const char *file, const char *tmp, const char *text, size_t len);
+
+/* FNV-1a, 64 bits: a digest to tell files apart (not against tampering). Start with
+ * FNV1A64_INIT. */
+#define FNV1A64_INIT UINT64_C(0xcbf29ce484222325)
+uint64_t fnv1a64(uint64_t h, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* parse.c - strict parsers of numbers, sizes, shares, durations and id lists, and their human forms. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "idset.h"
+#include "macros.h"
+#include "parse.h"
+
+/* Parse a decimal number at *p, advancing it; at least one digit, no overflow. */
+int parse_u64_at(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	while (isdigit((unsigned char)*s)) {
+		if (!mul_u64(v, 10, &v) || !add_u64(v, *s - '0', &v))
+			return -ERANGE;
+		s++;
+	}
+	*p = s;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(const char *str, uint64_t *out)
+{
+	const char *p = str;
+	uint64_t v;
+	int rc = parse_u64_at(&p, &v);
+
+	if (rc)
+		return rc;
+	if (*p)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_octal(const char *str, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*str)
+		return -EINVAL;
+	for (const char *p = str; *p; p++) {
+		if (*p < '0' || *p > '7')
+			return -EINVAL;
+		if (v >> 60)
+			return -ERANGE;
+		v = v << 3 | (uint64_t)(*p - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_hex(const char *str, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = str;
+
+	if (strncmp(p, "0x", 2) == 0)
+		p += 2;
+	if (!isxdigit((unsigned char)*p))
+		return -EINVAL;
+	for (; *p; p++) {
+		unsigned d;
+
+		if (!isxdigit((unsigned char)*p))
+			return -EINVAL;
+		d = isdigit((unsigned char)*p) ? *p - '0'
+					       : tolower((unsigned char)*p) - 'a' + 10;
+		if (v >> 60)
+			return -ERANGE;
+		v = v << 4 | d;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_idlist(const char *str, unsigned limit, struct hp_idset *out)
+{
+	const char *p = str;
+
+	memset(out, 0, sizeof(*out));
+	if (limit > HP_MAX_CPUS)
+		limit = HP_MAX_CPUS;
+	if (*p == '\0' || strcmp(p, "\n") == 0)
+		return 0;
+	for (;;) {
+		uint64_t a, b;
+		int rc = parse_u64_at(&p, &a);
+
+		if (rc)
+			return rc;
+		b = a;
+		if (*p == '-') {
+			p++;
+			rc = parse_u64_at(&p, &b);
+			if (rc)
+				return rc;
+			if (b < a)
+				return -EINVAL;
+		}
+		if (b >= limit)
+			return -ERANGE;
+		for (uint64_t i = a; i <= b; i++)
+			idset_add(out, (unsigned)i);
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p == '\n' && p[1] == '\0')
+			return 0;
+		return *p ? -EINVAL : 0;
+	}
+}
+
+int parse_bytes(const char *str, uint64_t *out)
+{
+	static const char units[] = "KMGTP";
+	const char *p = str;
+	const char *u;
+	uint64_t v, mult = 1;
+	int rc = parse_u64_at(&p, &v);
+
+	if (rc)
+		return rc;
+	if (*p) {
+		if (strcmp(p, "kB") == 0) {
+			mult = 1024;
+		} else {
+			u = strchr(units, toupper((unsigned char)*p));
+			if (!u)
+				return -EINVAL;
+			for (const char *q = units; q <= u; q++)
+				mult *= 1024;
+			p++;
+			if (strcmp(p, "") && strcmp(p, "B") && strcmp(p, "iB"))
+				return -EINVAL;
+		}
+	}
+	if (!mul_u64(v, mult, out))
+		return -ERANGE;
+	return 0;
+}
+
+/* Fixed-point decimal: digits, optional '.', at most 'decimals' fraction digits. */
+static int parse_fixed(const char **p, unsigned decimals, uint64_t *out)
+{
+	uint64_t v;
+	unsigned n = 0;
+	int rc = parse_u64_at(p, &v);
+
+	if (rc)
+		return rc;
+	if (**p == '.') {
+		(*p)++;
+		if (!isdigit((unsigned char)**p))
+			return -EINVAL;
+		while (isdigit((unsigned char)**p)) {
+			if (++n > decimals)
+				return -EINVAL;
+			if (!mul_u64(v, 10, &v) || !add_u64(v, **p - '0', &v))
+				return -ERANGE;
+			(*p)++;
+		}
+	}
+	for (; n < decimals; n++)
+		if (!mul_u64(v, 10, &v))
+			return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int parse_percent(const char *str, uint64_t *out)
+{
+	const char *p = str;
+	uint64_t v;
+	int rc = parse_fixed(&p, 2, &v);
+
+	if (rc)
+		return rc;
+	if (strcmp(p, "%"))
+		return -EINVAL;
+	if (v > 10000)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int parse_seconds(const char *str, uint64_t *out_ms)
+{
+	const char *p = str;
+	uint64_t v;
+	int rc = parse_fixed(&p, 3, &v);
+
+	if (rc)
+		return rc;
+	if (*p && strcmp(p, "s"))
+		return -EINVAL;
+	*out_ms = v;
+	return 0;
+}
+
+int parse_bool(const char *str, bool *out)
+{
+	static const char *const yes[] = {"1", "yes", "on", "true"};
+	static const char *const no[] = {"0", "no", "off", "false"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (strcasecmp(str, yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcasecmp(str, no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+void format_size_kb(uint64_t kb, char *buf, size_t len)
+{
+	static const char units[] = "KMGTP";
+	int u = 0;
+
+	while (kb >= 1024 && kb % 1024 == 0 && units[u + 1]) {
+		kb /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu%c", (unsigned long long)kb, units[u]);
+}
+
+void format_bytes(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = "BKMGTPE";
+	double v = (double)bytes;
+	int u = 0;
+
+	while (v >= 1024 && units[u + 1]) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%lluB", (unsigned long long)bytes);
+	else if (v == (double)(uint64_t)v)
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, units[u]);
+	else
+		snprintf(buf, len, "%.1f%c", v, units[u]);
+}
+
+char *strtrim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int xsnprintf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len)
+		return -ENOSPC;
+	return 0;
+}

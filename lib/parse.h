@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* parse.h - strict parsers: the whole string, no sign, no overflow; and human forms of sizes. */
+#ifndef HUGEPAR_PARSE_H
+#define HUGEPAR_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "idset.h"
+
+/* "0-3,8,10-11" (a kernel cpulist/nodelist; empty or "\n" is the empty set). Ids must be
+ * below limit. Returns 0 or -EINVAL / -ERANGE. */
+int parse_idlist(const char *str, unsigned limit, struct hp_idset *out);
+
+/* A decimal number at *p, advancing it past: at least one digit, no overflow. */
+int parse_u64_at(const char **p, uint64_t *out);
+
+/* Decimal unsigned integer, whole string, no sign, no overflow. */
+int parse_u64(const char *str, uint64_t *out);
+
+/* An octal number ("0770", "1777"). */
+int parse_octal(const char *str, uint64_t *out);
+/* A hexadecimal number, with or without 0x (sysfs writes block_size_bytes so). */
+int parse_hex(const char *str, uint64_t *out);
+
+/* A memory amount in bytes: "512", "64K", "2M", "1G", "1T", "1P" with optional "B" or
+ * "iB" (binary multiples), or "kB" as sysfs writes it. Result must fit in 64 bits. */
+int parse_bytes(const char *str, uint64_t *out);
+
+/* A percentage "50%" or "12.5%" (at most two decimals, 0..100) in hundredths. */
+int parse_percent(const char *str, uint64_t *out_hundredths);
+
+/* A duration in seconds "30", "0.5" (at most three decimals) in milliseconds. */
+int parse_seconds(const char *str, uint64_t *out_ms);
+
+/* A boolean as dracut's getargbool takes it: 0/1, no/yes, off/on, false/true. */
+int parse_bool(const char *str, bool *out);
+
+/* Overflow-checked arithmetic: return false when the result does not fit. */
+static inline bool mul_u64(uint64_t a, uint64_t b, uint64_t *r)
+{
+	return !__builtin_mul_overflow(a, b, r);
+}
+
+static inline bool add_u64(uint64_t a, uint64_t b, uint64_t *r)
+{
+	return !__builtin_add_overflow(a, b, r);
+}
+
+/* Human form of a size in kB: "2M", "1G", "64K". */
+void format_size_kb(uint64_t kb, char *buf, size_t len);
+/* Human form of bytes with one decimal: "1.5G", "512M", "800K". */
+void format_bytes(uint64_t bytes, char *buf, size_t len);
+
+/* Trim leading and trailing whitespace in place; returns the start. */
+char *strtrim(char *s);
+
+/* snprintf that reports truncation as -ENOSPC. */
+int xsnprintf(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* commands.h - what the commands share: the exit codes, the context the options fill
+ * in, and the commands (run.c: plan, apply, wait, recover; booted.c: status, verify,
+ * cmdline). */
+#ifndef HUGEPAR_COMMANDS_H
+#define HUGEPAR_COMMANDS_H
+
+#include <stdbool.h>
+
+#include "plan.h"
+#include "record.h"
+#include "result.h"
+#include "settings.h"
+#include "topology.h"
+
+/* Exit codes (hugepar(8)). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,
+	EXIT_USAGE = 2,
+	EXIT_NO_RECORD = 3,
+	EXIT_BAD_RECORD = 4,
+	EXIT_PARTIAL = 64,
+	EXIT_DRIFT = 65,
+	EXIT_BUSY = 75,
+};
+
+struct ctx {
+	const char *command;
+	const char *config;
+	bool config_given;
+	const char *cmdline; /* NULL: read /proc/cmdline */
+	const char *record_dir;
+	enum hp_format format;
+	bool check;
+	bool from_record;
+	bool simulate;
+	enum hp_method method;
+	struct hp_settings settings;
+	struct hp_topology topo;
+	struct hp_plan plan;
+};
+
+/* The settings from every source, then the machine and the plan: 0 or -errno (said
+ * on standard error). */
+int load_settings(struct ctx *c);
+int load_machine(struct ctx *c);
+/* The exit code of a run's status. */
+int exit_of(enum hp_status s);
+
+int cmd_plan(struct ctx *c);
+int cmd_apply(struct ctx *c);
+int cmd_wait(struct ctx *c);
+int cmd_recover(struct ctx *c);
+int cmd_status(struct ctx *c);
+int cmd_verify(struct ctx *c);
+int cmd_cmdline(struct ctx *c);
+
+#endif

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * engine.c - carry a plan out on the kernel: every page size at once, then read back
+ * and judge. Orchestration only: a size's work is size.c (serial, reconcile) and
+ * parallel.c (workers, commit), the kernel hugetlb.h, child processes proc.h, the
+ * judgement result.h.
+ *
+ * Writes to nr_hugepages are serialised by the kernel's per-size resize lock, so the
+ * parallel path does not write them: it raises nr_overcommit_hugepages and lets
+ * worker processes, each pinned to a node's CPUs and bound to it, reserve surplus
+ * pages. One global write then turns the surplus into pool pages, the overcommit
+ * value is put back (and the journal's note of it removed), the workers let go, and
+ * per-node writes trim misplaced pages and top up short nodes. doc/engine.md has
+ * the whole path and what each phase leaves behind when a run stops there.
+ *
+ * Process tree: hugepar -> one coordinator per page size when several sizes have
+ * work (a lone size runs in the main process) -> that size's workers.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "children.h"
+#include "engine.h"
+#include "hugetlb.h"
+#include "size.h"
+#include "stop.h"
+#include "sys.h"
+#include "undo.h"
+
+/* A coordinator process for one size, when several sizes run at once. */
+static void size_main(void *arg, int wfd, int ctl)
+{
+	struct size_job *j = arg;
+
+	(void)ctl;
+	stop_install();
+	size_run(j);
+	xwrite(wfd, &j->rep, sizeof(j->rep));
+	xwrite(wfd, j->notes, j->t->nnodes * sizeof(*j->notes));
+	_exit(0);
+}
+
+static bool size_has_work(const struct hp_plan *p, unsigned z)
+{
+	for (unsigned n = 0; n < p->nnodes; n++)
+		if (plan_cell(p, n, z)->target != plan_cell(p, n, z)->current)
+			return true;
+	return false;
+}
+
+static void take_report(struct hp_result *res, unsigned z, const struct size_report *rep)
+{
+	res->sizes[z] = rep->sr;
+	res->sizes[z].worked = true;
+	res->timed_out |= rep->timed_out;
+	res->interrupted |= rep->interrupted;
+}
+
+/* Workers of a coordinator that died are killed with it (their parent-death signal)
+ * and come to this process, a subreaper: wait for them, so that what they held is
+ * back with the kernel before the pools are read back. */
+static void reap_orphans(void)
+{
+	uint64_t until = now_ms() + 2000;
+
+	while (now_ms() < until) {
+		pid_t pid = waitpid(-1, NULL, WNOHANG);
+
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			return; /* ECHILD: none left */
+		if (pid == 0) {
+			struct timespec ts = {0, 5 * 1000000};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+/* Each size with work: in this process when it is the only one, else in a
+ * coordinator each, all at once (different sizes have separate kernel locks). */
+static void run_sizes(const struct hp_topology *t, const struct hp_plan *p,
+		      enum hp_method method, uint64_t deadline, struct cell_note *notes,
+		      struct hp_result *res)
+{
+	struct size_job jobs[HP_MAX_SIZES];
+	struct children kids = {0};
+	struct collect_policy cp = {.tell_at = deadline + HP_GRACE_MS,
+				    .sig = SIGTERM,
+				    .kill_after = 5 * HP_GRACE_MS};
+	size_t len = sizeof(struct size_report) + t->nnodes * sizeof(*notes);
+	unsigned nwork = 0;
+
+	for (unsigned z = 0; z < t->nsizes; z++)
+		nwork += size_has_work(p, z);
+	if (nwork > 1)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+	for (unsigned z = 0; z < t->nsizes; z++) {
+		struct spawn sp = {.tag = z, .len = len, .pdeathsig = SIGTERM};
+
+		jobs[z] = (struct size_job){.t = t,
+					    .p = p,
+					    .z = z,
+					    .kb = t->sizes[z].kb,
+					    .method = method,
+					    .deadline = deadline,
+					    .notes = notes + z * t->nnodes};
+		if (!size_has_work(p, z))
+			continue;
+		res->sizes[z].worked = true;
+		if (nwork == 1) {
+			size_run(&jobs[z]);
+			take_report(res, z, &jobs[z].rep);
+			continue;
+		}
+		sp.report = malloc(len);
+		if (!sp.report || children_spawn(&kids, &sp, size_main, &jobs[z]) < 0) {
+			snprintf(res->sizes[z].failure, sizeof(res->sizes[z].failure),
+				 "could not start its coordinator");
+			free(sp.report);
+		}
+	}
+	children_collect(&kids, &cp);
+	children_release(&kids);
+	reap_orphans();
+	for (unsigned i = 0; i < kids.n; i++) {
+		const struct child *c = &kids.c[i];
+		char how[64];
+
+		if (c->reported) {
+			take_report(res, c->tag, c->report);
+			memcpy(notes + c->tag * t->nnodes,
+			       (const char *)c->report + sizeof(struct size_report),
+			       t->nnodes * sizeof(*notes));
+		} else {
+			child_describe(c, how, sizeof(how));
+			snprintf(res->sizes[c->tag].failure,
+				 sizeof(res->sizes[c->tag].failure),
+				 "its coordinator was %s", how);
+		}
+		free(c->report);
+	}
+	children_free(&kids);
+}
+
+/* What a dead coordinator left raised, put back (the journal has its note). */
+static void recover_sizes(const struct hp_topology *t, struct hp_result *res)
+{
+	struct undo_fix fix[HP_MAX_SIZES];
+	unsigned n = 0;
+
+	undo_recover(fix, HP_MAX_SIZES, &n);
+	for (unsigned i = 0; i < n; i++) {
+		int z = topology_size_index(t, fix[i].kb);
+		struct hp_size_result *sr;
+
+		if (z < 0)
+			continue;
+		sr = &res->sizes[z];
+		if (fix[i].rc) {
+			sr->restore_failed = true;
+			snprintf(sr->afterwards, sizeof(sr->afterwards),
+				 "nr_overcommit_hugepages not put back on a second try "
+				 "either: %s",
+				 strerror(-fix[i].rc));
+		} else if (!fix[i].changed_since) {
+			sr->restore_failed = false;
+			snprintf(sr->afterwards, sizeof(sr->afterwards),
+				 "nr_overcommit_hugepages put back to %llu afterwards",
+				 (unsigned long long)fix[i].before);
+		}
+	}
+}
+
+/* Read back every node's pools. */
+static void read_back(const struct hp_topology *t, struct hp_result *res)
+{
+	for (unsigned n = 0; n < t->nnodes; n++)
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			struct hp_cell_result *r = &res->cells[n * t->nsizes + z];
+			struct hp_pool pl;
+
+			if (hugetlb_node(t->nodes[n].id, t->sizes[z].kb, &pl))
+				continue;
+			r->achieved = pool_persistent(&pl);
+			r->surplus_after = pl.surplus;
+		}
+	for (unsigned z = 0; z < t->nsizes; z++) {
+		struct hp_global g;
+
+		if (!res->sizes[z].worked || hugetlb_global(t->sizes[z].kb, &g))
+			continue;
+		res->sizes[z].overcommit_before = t->sizes[z].overcommit;
+		res->sizes[z].overcommit_after = g.overcommit;
+		res->sizes[z].surplus_after = g.pool.surplus;
+		if (g.overcommit != t->sizes[z].overcommit &&
+		    !res->sizes[z].restore_failed) {
+			res->sizes[z].restore_failed = true;
+			snprintf(res->sizes[z].failure, sizeof(res->sizes[z].failure),
+				 "nr_overcommit_hugepages is %llu, was %llu",
+				 (unsigned long long)g.overcommit,
+				 (unsigned long long)t->sizes[z].overcommit);
+		}
+	}
+}
+
+static int init_result(const struct hp_topology *t, const struct hp_plan *p,
+		       struct hp_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->started_unix = time(NULL);
+	res->started_boot_ms = boottime_ms();
+	res->nnodes = t->nnodes;
+	res->nsizes = t->nsizes;
+	res->cells =
+	    calloc((size_t)t->nnodes * (t->nsizes ? t->nsizes : 1), sizeof(*res->cells));
+	if (!res->cells)
+		return -ENOMEM;
+	for (unsigned n = 0; n < t->nnodes; n++)
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			struct hp_cell_result *r = &res->cells[n * t->nsizes + z];
+
+			r->before = r->achieved = plan_cell(p, n, z)->current;
+			r->surplus_before = r->surplus_after =
+			    t->nodes[n].pool[z].surplus;
+		}
+	return 0;
+}
+
+int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
+		 const struct hp_plan *p, enum hp_method method, uint64_t deadline,
+		 struct hp_result *res)
+{
+	uint64_t start = now_ms();
+	struct cell_note *notes;
+
+	if (init_result(t, p, res)) {
+		res->status = HP_STATUS_FAILED;
+		snprintf(res->error, sizeof(res->error), "out of memory");
+		return -ENOMEM;
+	}
+	if (!s->enabled) {
+		res->status = HP_STATUS_DISABLED;
+		return 0;
+	}
+	if (!t->hugetlb) {
+		res->status = HP_STATUS_FAILED;
+		snprintf(res->error, sizeof(res->error),
+			 "the kernel offers no huge pages (built without hugetlb?)");
+		return -ENOSYS;
+	}
+	notes = calloc((size_t)t->nnodes * HP_MAX_SIZES, sizeof(*notes));
+	if (!notes) {
+		res->status = HP_STATUS_FAILED;
+		snprintf(res->error, sizeof(res->error), "out of memory");
+		return -ENOMEM;
+	}
+	run_sizes(t, p, method, deadline, notes, res);
+	res->interrupted |= stop_requested();
+	recover_sizes(t, res);
+	read_back(t, res);
+	result_judge(res, p, notes, s->nproblems);
+	free(notes);
+	res->duration_ms = now_ms() - start;
+	for (unsigned z = 0; z < t->nsizes && !res->error[0]; z++)
+		if (res->sizes[z].restore_failed)
+			snprintf(res->error, sizeof(res->error), "%s",
+				 res->sizes[z].failure);
+	if (res->error[0])
+		return 0;
+	if (res->timed_out)
+		snprintf(res->error, sizeof(res->error), "deadline of %llu ms reached",
+			 (unsigned long long)s->timeout_ms);
+	else if (res->interrupted)
+		snprintf(res->error, sizeof(res->error), "interrupted by a signal");
+	return 0;
+}
+
+void engine_result_free(struct hp_result *res)
+{
+	free(res->cells);
+	res->cells = NULL;
+}

@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * parallel.c - the parallel path of one page size: raise nr_overcommit_hugepages
+ * (its old value noted in the journal first), start the workers, collect them, turn
+ * the surplus they hold into pool pages with one global write, put the overcommit
+ * value back, let the workers go. And method=auto's probe, which decides whether
+ * this pays.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "adapt.h"
+#include "children.h"
+#include "fault.h"
+#include "hugetlb.h"
+#include "macros.h"
+#include "parallel.h"
+#include "stop.h"
+#include "sys.h"
+#include "undo.h"
+#include "worker.h"
+
+/* The parallel path's state in the coordinator. */
+struct node_run {
+	uint64_t need;	  /* pages the node lacked when the workers started */
+	struct adapt ad;  /* how many workers */
+	unsigned *active; /* the slots of its workers claiming now, newest last */
+	uint64_t *mark_held, *mark_busy; /* per active worker, when the measure began */
+	uint32_t *mark_started;
+	unsigned nactive;
+	unsigned started, cap; /* workers started, and at most */
+	uint64_t mark_ms;      /* when the current measure (or the warm-up) began */
+	bool warm;	       /* the workers started last have made a claim each */
+};
+
+struct shared {
+	struct node_work *work;	  /* per node */
+	struct worker_slot *slot; /* per worker */
+};
+
+struct parallel {
+	struct size_job *j;
+	struct children kids;
+	void *mem;
+	size_t memlen;
+	struct shared sh;
+	struct worker_job *jobs; /* per slot */
+	struct worker_report *reps;
+	unsigned cap, used; /* slots */
+	struct node_run *nodes;
+	uint64_t before, raised;
+	struct hugetlb_resv hold; /* the pool's free pages, held while the workers work */
+};
+
+/* Once the count is settled, a claim is the left work over SPLIT per worker. */
+#define SPLIT 4
+
+/* Pages a claim has while the workers are measured, and at least after: small enough
+ * that a node's work splits into many claims per worker (so that workers can be
+ * added and measured quickly), large enough to stay far from vm.max_map_count. */
+static uint64_t claim_size(uint64_t need, unsigned ceiling)
+{
+	return MAX(need / (64 * (uint64_t)MAX(ceiling, 1u)), UINT64_C(1));
+}
+
+/* What each node still lacks (the auto probe may have added some), its ceiling of
+ * workers, and the slots they need. */
+static unsigned plan_workers(struct size_job *j, struct parallel *pa, uint64_t *deficit,
+			     bool *lacking)
+{
+	unsigned slots = 0;
+
+	*deficit = 0;
+	*lacking = false;
+	for (unsigned n = 0; n < j->t->nnodes; n++) {
+		const struct hp_cell *c = plan_cell(j->p, n, j->z);
+		uint64_t need = size_node_lack(j, n);
+
+		if (!need)
+			continue;
+		*lacking = true;
+		if (!c->workers)
+			continue; /* a node without CPUs: per-node writes serve it */
+		*deficit += need;
+		if (pa) {
+			pa->nodes[n].need = need;
+			adapt_init(&pa->nodes[n].ad,
+				   (unsigned)MIN(c->workers, pa->nodes[n].need),
+				   !j->p->threads_auto);
+			if (j->probe_ns)
+				pa->nodes[n].ad.one = 1e9 / (double)j->probe_ns;
+		}
+		/* refining may start workers again after retiring some */
+		slots += !j->p->threads_auto ? c->workers : 2 * c->workers + 2;
+	}
+	return slots;
+}
+
+/* The memory the coordinator shares with its workers, made before they fork. */
+static int share(struct parallel *pa, unsigned nnodes)
+{
+	pa->memlen =
+	    nnodes * sizeof(struct node_work) + pa->cap * sizeof(struct worker_slot);
+	pa->mem = mmap(NULL, pa->memlen, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (pa->mem == MAP_FAILED) {
+		pa->mem = NULL;
+		return -errno;
+	}
+	pa->sh.work = pa->mem;
+	pa->sh.slot = (struct worker_slot *)(pa->sh.work + nnodes);
+	for (unsigned n = 0; n < nnodes; n++) {
+		struct node_run *nr = &pa->nodes[n];
+
+		pa->sh.work[n].remaining = (int64_t)nr->need;
+		pa->sh.work[n].claim = claim_size(nr->need, nr->ad.ceiling);
+		if (nr->ad.settled)
+			pa->sh.work[n].split = SPLIT * nr->ad.k;
+		nr->cap = 2 * nr->ad.ceiling + 2;
+		if (!nr->need)
+			continue;
+		nr->active = calloc(nr->cap, sizeof(*nr->active));
+		nr->mark_held = calloc(nr->cap, sizeof(*nr->mark_held));
+		nr->mark_busy = calloc(nr->cap, sizeof(*nr->mark_busy));
+		nr->mark_started = calloc(nr->cap, sizeof(*nr->mark_started));
+		if (!nr->active || !nr->mark_held || !nr->mark_busy || !nr->mark_started)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* One more worker for node n. */
+static bool add_worker(struct parallel *pa, unsigned n)
+{
+	struct size_job *j = pa->j;
+	struct node_run *nr = &pa->nodes[n];
+	unsigned s = pa->used, on = fault_flag("misplace") ? (n + 1) % j->t->nnodes : n;
+	struct spawn sp = {.tag = s,
+			   .report = &pa->reps[s],
+			   .len = sizeof(pa->reps[s]),
+			   .hold = true,
+			   .pdeathsig = SIGKILL};
+
+	if (s >= pa->cap || nr->started >= nr->cap || size_out_of_time(j))
+		return false;
+	pa->jobs[s] = (struct worker_job){.node = j->t->nodes[on].id,
+					  .cpus = j->t->nodes[on].cpus,
+					  .kb = j->kb,
+					  .deadline = j->deadline,
+					  .work = &pa->sh.work[n],
+					  .slot = &pa->sh.slot[s]};
+	if (children_spawn(&pa->kids, &sp, worker_main, &pa->jobs[s]) < 0)
+		return false;
+	pa->used++;
+	nr->started++;
+	nr->active[nr->nactive++] = s;
+	return true;
+}
+
+/* Node n to k workers at work: start more, or let the newest stop claiming (what
+ * they hold, they keep). */
+static void set_workers(struct parallel *pa, unsigned n, unsigned k)
+{
+	struct node_run *nr = &pa->nodes[n];
+
+	while (nr->nactive > k && nr->nactive > 1)
+		__atomic_store_n(&pa->sh.slot[nr->active[--nr->nactive]].stop, 1,
+				 __ATOMIC_RELAXED);
+	while (nr->nactive < k && add_worker(pa, n))
+		;
+}
+
+/* Between reports: measure each node's rate and let the controller choose its
+ * workers. A measure lasts until each worker has made about two claims. */
+/* After a change of workers: each active worker has ended a claim it began after the
+ * change. Then every claim in flight began with the new count at work: a claim that
+ * spans the change would count time spent with the old count. */
+static bool settled_in(const struct parallel *pa, const struct node_run *nr)
+{
+	for (unsigned i = 0; i < nr->nactive; i++)
+		if (__atomic_load_n(&pa->sh.slot[nr->active[i]].ended,
+				    __ATOMIC_RELAXED) <= nr->mark_started[i])
+			return false;
+	return true;
+}
+
+/* Start a measure: each active worker's pages and time so far. */
+static void mark(struct parallel *pa, struct node_run *nr)
+{
+	for (unsigned i = 0; i < nr->nactive; i++) {
+		const struct worker_slot *ws = &pa->sh.slot[nr->active[i]];
+
+		nr->mark_held[i] = __atomic_load_n(&ws->held, __ATOMIC_RELAXED);
+		nr->mark_busy[i] = __atomic_load_n(&ws->busy_us, __ATOMIC_RELAXED);
+		nr->mark_started[i] = __atomic_load_n(&ws->started, __ATOMIC_RELAXED);
+	}
+	nr->mark_ms = now_ms();
+}
+
+/*
+ * The node's rate: the sum of its workers' own rates, each its pages over the time
+ * its reservations took since the mark. Counting pages in a window instead would
+ * depend on where each worker's claims fall in it, and workers started together
+ * claim in step. 0 until every worker has held a claim more, and, in a measure
+ * shorter than ADAPT_MAX_MEASURE_MS, the node NODE_CLAIMS (one worker alone is
+ * measured over several). So a measure lasts a time, not a number of pages: where a
+ * claim is quick, ADAPT_MIN_MEASURE_MS and a few claims; where one claim takes longer than the
+ * longest measure (a 1G page zeroed under emulation takes seconds), one claim each.
+ */
+#define NODE_CLAIMS 4
+
+static double node_rate(const struct parallel *pa, const struct node_run *nr,
+			uint64_t claim, bool long_enough)
+{
+	uint64_t all = 0;
+	double rate = 0;
+
+	for (unsigned i = 0; i < nr->nactive; i++) {
+		const struct worker_slot *ws = &pa->sh.slot[nr->active[i]];
+		uint64_t held =
+		    __atomic_load_n(&ws->held, __ATOMIC_RELAXED) - nr->mark_held[i];
+		uint64_t busy =
+		    __atomic_load_n(&ws->busy_us, __ATOMIC_RELAXED) - nr->mark_busy[i];
+
+		if (held < claim || !busy)
+			return 0;
+		all += held;
+		rate += held * 1e6 / (double)busy;
+	}
+	return long_enough || all >= NODE_CLAIMS * claim ? rate : 0;
+}
+
+/* The pages one worker reserves in ADAPT_CLAIM_MS at the rate measured, no more than
+ * the claims the measures began with. */
+static uint64_t timed_claim(double per_worker, const struct node_run *nr)
+{
+	uint64_t c = (uint64_t)(per_worker * ADAPT_CLAIM_MS / 1000);
+
+	return MIN(MAX(c, UINT64_C(1)), claim_size(nr->need, nr->ad.ceiling));
+}
+
+/* Returns whether a node is still measured: once all are settled, the coordinator
+ * sleeps until the reports come, and leaves the CPUs to the workers. */
+static bool tick(void *arg)
+{
+	struct parallel *pa = arg;
+	uint64_t now = now_ms();
+	bool measuring = false;
+
+	for (unsigned n = 0; n < pa->j->t->nnodes; n++) {
+		struct node_run *nr = &pa->nodes[n];
+		uint64_t claim = pa->sh.work[n].claim;
+		double rate;
+		unsigned k;
+
+		if (!nr->need || nr->ad.settled)
+			continue;
+		if (__atomic_load_n(&pa->sh.work[n].remaining, __ATOMIC_RELAXED) <= 0) {
+			adapt_done(&nr->ad);
+			continue;
+		}
+		measuring = true;
+		/* A measure starts once the workers are at work after a change (new ones
+		 * forked, bound and with a claim made; retired ones done with theirs). */
+		if (!nr->warm) {
+			if (!settled_in(pa, nr) &&
+			    now - nr->mark_ms < ADAPT_MAX_MEASURE_MS)
+				continue;
+			nr->warm = true;
+			mark(pa, nr);
+			continue;
+		}
+		rate = now - nr->mark_ms >= ADAPT_MIN_MEASURE_MS
+			   ? node_rate(pa, nr, claim,
+				       now - nr->mark_ms >= ADAPT_MAX_MEASURE_MS)
+			   : 0;
+		if (!rate)
+			continue;
+		k = adapt_step(&nr->ad, rate);
+		if (!nr->ad.settled)
+			__atomic_store_n(&pa->sh.work[n].claim,
+					 timed_claim(rate / nr->nactive, nr),
+					 __ATOMIC_RELAXED);
+		nr->warm = k == nr->nactive;
+		set_workers(pa, n, k);
+		if (nr->ad.settled)
+			__atomic_store_n(&pa->sh.work[n].split, SPLIT * k,
+					 __ATOMIC_RELAXED);
+		mark(pa, nr);
+	}
+	return measuring;
+}
+
+/* Free pages already in the pool count for every reservation before any surplus page
+ * is allocated, whatever their node, and a node-bound reservation larger than its
+ * nodes' free pages is refused (doc/kernel-notes.md): they would absorb the workers'
+ * work. So the coordinator, unbound, reserves them all first, and lets go after the
+ * commit. */
+static void hold_free(struct size_job *j, struct parallel *pa)
+{
+	struct hp_global g;
+	uint64_t n;
+
+	if (hugetlb_global(j->kb, &g) || g.pool.free <= g.resv)
+		return;
+	for (n = g.pool.free - g.resv; n && hugetlb_reserve(j->kb, n, &pa->hold); n /= 2)
+		; /* another program took some meanwhile: hold what is there */
+}
+
+/* Raise the overcommit by the deficit, with the value to put back noted first. */
+static int raise_overcommit(struct size_job *j, struct parallel *pa, uint64_t deficit)
+{
+	struct hp_global g;
+	int rc = fault_at("raise");
+
+	if (!rc)
+		rc = hugetlb_global(j->kb, &g);
+	if (rc)
+		return rc;
+	pa->before = g.overcommit;
+	pa->raised = MAX(g.overcommit, g.pool.surplus) + deficit;
+	j->rep.sr.overcommit_before = g.overcommit;
+	rc = undo_save(j->kb, pa->before, pa->raised);
+	if (rc)
+		return rc;
+	rc = hugetlb_set_overcommit(j->kb, pa->raised);
+	if (rc)
+		undo_clear(j->kb);
+	return rc;
+}
+
+/* Put the overcommit value back; only then is the journal's note dropped. */
+static void restore_overcommit(struct size_job *j, struct parallel *pa)
+{
+	struct hp_global g;
+	int rc = fault_at("restore");
+
+	if (!rc)
+		rc = hugetlb_set_overcommit(j->kb, pa->before);
+	if (!rc && !hugetlb_global(j->kb, &g) && g.overcommit != pa->before)
+		rc = -EIO;
+	if (rc) {
+		j->rep.sr.restore_failed = true;
+		snprintf(j->rep.sr.failure, sizeof(j->rep.sr.failure),
+			 "could not put nr_overcommit_hugepages back to %llu: %s",
+			 (unsigned long long)pa->before, strerror(-rc));
+		return;
+	}
+	undo_clear(j->kb);
+}
+
+/* Turn the surplus the workers hold into pool pages: one global write. */
+static int commit(struct size_job *j, uint64_t held)
+{
+	struct hp_global g;
+	int rc = fault_at("commit");
+
+	if (!rc)
+		rc = hugetlb_global(j->kb, &g);
+	if (!rc && held)
+		rc = hugetlb_set_global(j->kb, pool_persistent(&g.pool) +
+						   MIN(held, g.pool.surplus));
+	return rc;
+}
+
+static void start_workers(struct parallel *pa)
+{
+	fault_at("spawn");
+	for (unsigned n = 0; n < pa->j->t->nnodes; n++) {
+		struct node_run *nr = &pa->nodes[n];
+
+		if (!nr->need)
+			continue;
+		set_workers(pa, n, nr->ad.k);
+		mark(pa, nr);
+		nr->warm = false;
+	}
+}
+
+static uint64_t collect_workers(struct parallel *pa)
+{
+	struct size_job *j = pa->j;
+	struct collect_policy cp = {.tell_at = j->deadline,
+				    .sig = SIGUSR1,
+				    .kill_after = HP_GRACE_MS,
+				    .tick = j->p->threads_auto ? tick : NULL,
+				    .tick_arg = pa,
+				    .tick_ms = ADAPT_TICK_MS};
+	uint64_t held = 0;
+
+	fault_at("collect");
+	children_collect(&pa->kids, &cp);
+	for (unsigned i = 0; i < pa->kids.n; i++) {
+		const struct child *c = &pa->kids.c[i];
+		const struct worker_report *m = c->report;
+		int n = topology_node_index(j->t, pa->jobs[c->tag].node);
+
+		if (!c->reported)
+			continue; /* it died: what it held went with it */
+		held += m->held;
+		j->rep.sr.chunks += m->chunks;
+		j->rep.sr.enomem += m->refused;
+		if (n >= 0)
+			j->notes[n].ms = MAX(j->notes[n].ms, m->ms);
+	}
+	for (unsigned n = 0; n < j->t->nnodes; n++) {
+		struct node_run *nr = &pa->nodes[n];
+		struct cell_note *cn = &j->notes[n];
+
+		if (!nr->need)
+			continue;
+		adapt_done(&nr->ad);
+		cn->workers_peak = nr->started;
+		cn->workers_settled = nr->ad.k;
+		cn->nrates = nr->ad.nrates;
+		memcpy(cn->rates, nr->ad.rates, sizeof(cn->rates));
+		snprintf(cn->workers_why, sizeof(cn->workers_why), "%s", nr->ad.why);
+	}
+	j->rep.sr.workers = pa->kids.n;
+	j->rep.sr.pages_by_workers = held;
+	return held;
+}
+
+static void parallel_free(struct parallel *pa)
+{
+	children_free(&pa->kids);
+	for (unsigned n = 0; pa->nodes && n < pa->j->t->nnodes; n++) {
+		free(pa->nodes[n].active);
+		free(pa->nodes[n].mark_held);
+		free(pa->nodes[n].mark_busy);
+		free(pa->nodes[n].mark_started);
+	}
+	if (pa->mem)
+		munmap(pa->mem, pa->memlen);
+	free(pa->nodes);
+	free(pa->jobs);
+	free(pa->reps);
+}
+
+/* Returns 0, -ENODEV when no node with work can have workers, or -errno when the
+ * kernel refuses the path (nothing changed then; the caller goes serial). */
+int size_parallel(struct size_job *j)
+{
+	struct parallel pa = {.j = j};
+	uint64_t deficit, held;
+	bool lacking;
+	int rc;
+
+	pa.cap = plan_workers(j, NULL, &deficit, &lacking);
+	if (!pa.cap)
+		return lacking ? -ENODEV : 0; /* nothing left: the probe did it all */
+	pa.jobs = calloc(pa.cap, sizeof(*pa.jobs));
+	pa.reps = calloc(pa.cap, sizeof(*pa.reps));
+	pa.nodes = calloc(j->t->nnodes, sizeof(*pa.nodes));
+	rc = pa.jobs && pa.reps && pa.nodes ? 0 : -ENOMEM;
+	if (!rc) {
+		plan_workers(j, &pa, &deficit, &lacking);
+		rc = share(&pa, j->t->nnodes);
+	}
+	if (!rc) {
+		hold_free(j, &pa);
+		rc = raise_overcommit(j, &pa, deficit);
+		if (rc)
+			hugetlb_release(&pa.hold);
+	}
+	if (!rc) {
+		start_workers(&pa);
+		held = collect_workers(&pa);
+		rc = commit(j, held);
+		restore_overcommit(j, &pa);
+		fault_at("release");
+		/* Workers exit, their reservations end, converted pages stay; so do the
+		 * free pages the coordinator held. */
+		children_release(&pa.kids);
+		hugetlb_release(&pa.hold);
+		if (rc)
+			snprintf(j->rep.sr.failure, sizeof(j->rep.sr.failure),
+				 "the commit write failed: %s", strerror(-rc));
+		rc = 0;
+	}
+	parallel_free(&pa);
+	return rc;
+}

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * size.c - one page size's work, in the order it is done: shrink (exact mode) with
+ * per-node writes, choose serial or parallel, grow, reconcile. The parallel path
+ * itself is parallel.c.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fault.h"
+#include "hugetlb.h"
+#include "parallel.h"
+#include "parse.h"
+#include "probe.h"
+#include "size.h"
+#include "stop.h"
+#include "sys.h"
+
+/* Per-node writes of the targets, one node after the other: the shrinks (exact
+ * mode) or the growth. */
+static void run_serial(struct size_job *j, bool shrink)
+{
+	for (unsigned n = 0; n < j->t->nnodes; n++) {
+		const struct hp_cell *c = plan_cell(j->p, n, j->z);
+		uint64_t have;
+		int rc;
+
+		if (shrink ? c->target >= c->current : c->target <= c->current)
+			continue;
+		rc = size_node_now(j, n, &have);
+		if (rc) {
+			size_note(j, n, "cannot read the node's pool: %s", strerror(-rc));
+			continue;
+		}
+		if (shrink ? have <= c->target : have >= c->target)
+			continue;
+		if (size_out_of_time(j)) {
+			size_note(j, n, "%s", size_stopped_why(j));
+			continue;
+		}
+		rc = size_node_write(j, n, c->target, j->deadline);
+		if (rc)
+			size_note(j, n, "nr_hugepages write failed: %s", strerror(-rc));
+		else if (size_out_of_time(j))
+			size_note(j, n, "%s", size_stopped_why(j));
+	}
+}
+
+/* Trim nodes that got pages meant for others; top up short nodes exactly. */
+static void reconcile(struct size_job *j)
+{
+	const struct hp_topology *t = j->t;
+	uint64_t *have = calloc(t->nnodes, sizeof(*have)), now;
+
+	fault_at("reconcile");
+	for (unsigned n = 0; have && n < t->nnodes; n++) {
+		const struct hp_cell *c = plan_cell(j->p, n, j->z);
+
+		if (size_node_now(j, n, &have[n])) {
+			have[n] = UINT64_MAX;
+			continue;
+		}
+		if (have[n] > c->target && c->target >= c->current) {
+			/* Giving back is quick and must happen even past the deadline. */
+			size_node_write(j, n, c->target, now_ms() + 10000);
+			j->rep.sr.trimmed += have[n] - c->target;
+			if (size_node_now(j, n, &have[n]))
+				have[n] = UINT64_MAX;
+		}
+	}
+	run_serial(j, false);
+	for (unsigned n = 0; have && n < t->nnodes; n++)
+		if (have[n] != UINT64_MAX && size_node_now(j, n, &now) == 0 &&
+		    now > have[n])
+			j->rep.sr.topped_up += now - have[n];
+	free(have);
+}
+
+static bool size_grows(const struct hp_plan *p, unsigned z)
+{
+	for (unsigned n = 0; n < p->nnodes; n++)
+		if (plan_cell(p, n, z)->target > plan_cell(p, n, z)->current)
+			return true;
+	return false;
+}
+
+static void set_method(struct size_job *j, enum hp_method m, const char *why)
+{
+	j->rep.sr.method = m;
+	if (why)
+		snprintf(j->rep.sr.method_note, sizeof(j->rep.sr.method_note), "%s", why);
+}
+
+/* Which way this size goes. */
+static enum hp_method choose(struct size_job *j)
+{
+	char sz[16], why[96];
+
+	format_size_kb(j->kb, sz, sizeof(sz));
+	if (!size_grows(j->p, j->z))
+		set_method(j, HP_METHOD_SERIAL, "only shrinking: writes are the way");
+	else if (j->method == HP_METHOD_SERIAL)
+		set_method(j, HP_METHOD_SERIAL, NULL);
+	else if (!j->p->parallel[j->z]) {
+		snprintf(why, sizeof(why),
+			 "%s pages cannot be overcommitted before Linux 6.19", sz);
+		set_method(j, HP_METHOD_SERIAL, why);
+	} else if (j->method == HP_METHOD_AUTO && !size_auto_parallel(j))
+		set_method(j, HP_METHOD_SERIAL, NULL);
+	else
+		set_method(j, HP_METHOD_PARALLEL, NULL);
+	return j->rep.sr.method;
+}
+
+/* The record says which method did the work: when per-node writes (the probe's,
+ * the top-up's) did most of it, the size was done serially, whatever was tried. */
+static void method_by_work(struct size_job *j)
+{
+	uint64_t gained = 0, now;
+
+	for (unsigned n = 0; n < j->t->nnodes; n++) {
+		const struct hp_cell *c = plan_cell(j->p, n, j->z);
+
+		if (size_node_now(j, n, &now) == 0 && now > c->current)
+			gained += now - c->current;
+	}
+	if (!gained || j->rep.sr.pages_by_workers * 2 >= gained)
+		return;
+	snprintf(j->rep.sr.method_note, sizeof(j->rep.sr.method_note),
+		 "workers reserved %llu of %llu pages; per-node writes did the rest",
+		 (unsigned long long)j->rep.sr.pages_by_workers,
+		 (unsigned long long)gained);
+	j->rep.sr.method = HP_METHOD_SERIAL;
+}
+
+void size_run(struct size_job *j)
+{
+	struct hp_global g;
+	char sz[16], why[96];
+	uint64_t t0 = now_ms();
+	int rc;
+
+	format_size_kb(j->kb, sz, sizeof(sz));
+	if (hugetlb_global(j->kb, &g) == 0) {
+		j->rep.sr.overcommit_before = g.overcommit;
+		j->rep.sr.surplus_before = g.pool.surplus;
+	}
+	/* Exact mode: shrink first, so the memory serves the growth of other sizes. */
+	run_serial(j, true);
+	if (choose(j) == HP_METHOD_PARALLEL) {
+		rc = size_parallel(j);
+		if (rc == -ENODEV)
+			set_method(j, HP_METHOD_SERIAL,
+				   "no node with work has CPUs for workers");
+		else if (rc == -EINVAL)
+			snprintf(why, sizeof(why),
+				 "kernel refuses overcommit of %s pages", sz);
+		else if (rc)
+			snprintf(why, sizeof(why),
+				 "parallel path failed (%s); finished serially",
+				 strerror(-rc));
+		if (rc && rc != -ENODEV)
+			set_method(j, HP_METHOD_SERIAL, why);
+	}
+	if (j->rep.sr.method == HP_METHOD_PARALLEL) {
+		reconcile(j);
+		method_by_work(j);
+	} else {
+		run_serial(j, false);
+	}
+	if (hugetlb_global(j->kb, &g) == 0) {
+		j->rep.sr.overcommit_after = g.overcommit;
+		j->rep.sr.surplus_after = g.pool.surplus;
+	}
+	j->rep.sr.ms = now_ms() - t0;
+}

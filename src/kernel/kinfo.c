@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* kinfo.c - the kernel's own text: meminfo figures and the release. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "kinfo.h"
+#include "parse.h"
+
+int meminfo_kb(const char *text, const char *key, uint64_t *kb)
+{
+	size_t klen = strlen(key);
+
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		const char *k = line;
+
+		if (strncmp(k, "Node ", 5) == 0) {
+			k += 5;
+			while (isdigit((unsigned char)*k))
+				k++;
+			while (*k == ' ')
+				k++;
+		}
+		if (strncmp(k, key, klen) == 0 && k[klen] == ':') {
+			k += klen + 1;
+			while (*k == ' ' || *k == '\t')
+				k++;
+			return parse_u64_at(&k, kb);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return -ENOENT;
+}
+
+bool release_at_least(const char *r, unsigned major, unsigned minor)
+{
+	unsigned ma = 0, mi = 0;
+
+	if (sscanf(r, "%u.%u", &ma, &mi) < 1)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* kinfo.h - the kernel's own text: meminfo figures and the release. */
+#ifndef HUGEPAR_KINFO_H
+#define HUGEPAR_KINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The kB figure of "Key:" in a meminfo text, node form ("Node 0 MemFree:") or /proc
+ * form. -ENOENT when the key is not there. */
+int meminfo_kb(const char *text, const char *key, uint64_t *kb);
+
+/* Whether a kernel release ("6.12.48+deb13-amd64") is at least major.minor. */
+bool release_at_least(const char *release, unsigned major, unsigned minor);
+
+#endif

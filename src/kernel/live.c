@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * live.c - the live kernel behind hugetlb.h: sysfs files through the path layer,
+ * hugetlb mmap() for reservations, sched_setaffinity and libnuma for binding.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <numa.h>
+
+#include "hugetlb.h"
+#include "idset.h"
+#include "live.h"
+#include "path.h"
+
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+
+/* A file of a page size's global pool, by its size in kB and its name. */
+#define SIZE_FILE HUGETLB_SYS_DIR "/hugepages-%llukB/%s"
+#define NODE_HP	  "/sys/devices/system/node/node%u/hugepages/hugepages-%llukB/%s"
+
+static int read_global(uint64_t kb, struct hp_global *g)
+{
+	unsigned long long k = kb;
+	int rc = path_read_u64(&g->pool.nr, SIZE_FILE, k, "nr_hugepages");
+
+	if (!rc)
+		rc = path_read_u64(&g->pool.free, SIZE_FILE, k, "free_hugepages");
+	if (!rc)
+		rc = path_read_u64(&g->pool.surplus, SIZE_FILE, k, "surplus_hugepages");
+	if (!rc)
+		rc = path_read_u64(&g->resv, SIZE_FILE, k, "resv_hugepages");
+	if (!rc)
+		rc = path_read_u64(&g->overcommit, SIZE_FILE, k,
+				   "nr_overcommit_hugepages");
+	return rc;
+}
+
+static int read_node(unsigned node, uint64_t kb, struct hp_pool *p)
+{
+	unsigned long long k = kb;
+	int rc = path_read_u64(&p->nr, NODE_HP, node, k, "nr_hugepages");
+
+	if (!rc)
+		rc = path_read_u64(&p->free, NODE_HP, node, k, "free_hugepages");
+	if (!rc)
+		rc = path_read_u64(&p->surplus, NODE_HP, node, k, "surplus_hugepages");
+	return rc;
+}
+
+static int write_nr(int node, uint64_t kb, uint64_t val)
+{
+	if (node < 0)
+		return path_write_u64(val, SIZE_FILE, (unsigned long long)kb,
+				      "nr_hugepages");
+	return path_write_u64(val, NODE_HP, (unsigned)node, (unsigned long long)kb,
+			      "nr_hugepages");
+}
+
+static int write_overcommit(uint64_t kb, uint64_t val)
+{
+	return path_write_u64(val, SIZE_FILE, (unsigned long long)kb,
+			      "nr_overcommit_hugepages");
+}
+
+/*
+ * Both, because kernels differ (doc/kernel-notes.md): 6.1 places a surplus page on
+ * the node of the CPU that reserves it, 6.12 on the lowest node the bind allows.
+ */
+static int bind(unsigned node, const struct hp_idset *cpus)
+{
+	int rc = 0;
+
+	if (cpus && idset_count(cpus)) {
+		cpu_set_t *set = CPU_ALLOC(HP_MAX_CPUS);
+		size_t sz = CPU_ALLOC_SIZE(HP_MAX_CPUS);
+
+		if (!set)
+			return -ENOMEM;
+		CPU_ZERO_S(sz, set);
+		for (unsigned cpu = 0; cpu < HP_MAX_CPUS; cpu++)
+			if (idset_has(cpus, cpu))
+				CPU_SET_S(cpu, sz, set);
+		if (sched_setaffinity(0, sz, set))
+			rc = -errno;
+		CPU_FREE(set);
+	}
+	if (numa_available() >= 0) {
+		struct bitmask *bm = numa_allocate_nodemask();
+
+		numa_bitmask_setbit(bm, node);
+		numa_set_membind(bm);
+		numa_free_nodemask(bm);
+	}
+	return rc;
+}
+
+/* A private hugetlb mapping reserves its pages when it is made (no MAP_NORESERVE):
+ * surplus pages are allocated right there when the pool lacks free ones. */
+static int reserve(uint64_t kb, uint64_t pages, struct hugetlb_resv *r)
+{
+	size_t psz = (size_t)kb * 1024;
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
+		    ((63 - __builtin_clzll(psz)) << MAP_HUGE_SHIFT);
+	void *addr;
+
+	if (pages > SIZE_MAX / psz)
+		return -ENOMEM;
+	addr = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE, flags, -1, 0);
+	if (addr == MAP_FAILED)
+		return -errno;
+	r->addr = addr;
+	r->len = pages * psz;
+	r->kb = kb;
+	r->pages = pages;
+	return 0;
+}
+
+static void release(struct hugetlb_resv *r)
+{
+	munmap(r->addr, r->len);
+}
+
+void live_prepare(void)
+{
+	(void)numa_available();
+}
+
+const struct hugetlb_ops hugetlb_live = {
+    .name = "live",
+    .read_global = read_global,
+    .read_node = read_node,
+    .write_nr = write_nr,
+    .write_overcommit = write_overcommit,
+    .bind = bind,
+    .reserve = reserve,
+    .release = release,
+};

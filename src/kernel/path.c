@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* path.c - every sysfs and procfs access, through one root prefix (--sysroot). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "idset.h"
+#include "kinfo.h"
+#include "parse.h"
+#include "path.h"
+
+static char root[4096] = "";
+
+void path_set_root(const char *r)
+{
+	size_t n;
+
+	if (!r || strcmp(r, "/") == 0) {
+		root[0] = '\0';
+		return;
+	}
+	snprintf(root, sizeof(root), "%s", r);
+	n = strlen(root);
+	while (n > 0 && root[n - 1] == '/')
+		root[--n] = '\0';
+}
+
+const char *path_root(void)
+{
+	return root[0] ? root : "/";
+}
+
+static int vbuild(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	size_t n = strlen(root);
+	int m;
+
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, root, n);
+	m = vsnprintf(buf + n, len - n, fmt, ap);
+	if (m < 0 || (size_t)m >= len - n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int path_build(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbuild(buf, len, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+bool path_exists(const char *fmt, ...)
+{
+	char p[4096];
+	struct stat st;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbuild(p, sizeof(p), fmt, ap);
+	va_end(ap);
+	return rc == 0 && stat(p, &st) == 0;
+}
+
+static int vread(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	char p[4096];
+	size_t got = 0;
+	int fd, rc;
+
+	rc = vbuild(p, sizeof(p), fmt, ap);
+	if (rc)
+		return rc;
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			close(fd);
+			return rc;
+		}
+		if (n == 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return got + 1 >= len ? -EFBIG : 0;
+}
+
+int path_read(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vread(buf, len, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int path_read_u64(uint64_t *out, const char *fmt, ...)
+{
+	char buf[64];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vread(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (rc)
+		return rc;
+	return parse_u64(strtrim(buf), out);
+}
+
+int path_write_u64(uint64_t val, const char *fmt, ...)
+{
+	char p[4096], buf[32];
+	va_list ap;
+	int fd, rc, n;
+
+	va_start(ap, fmt);
+	rc = vbuild(p, sizeof(p), fmt, ap);
+	va_end(ap);
+	if (rc)
+		return rc;
+	n = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)val);
+	fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	errno = 0;
+	if (write(fd, buf, n) != n)
+		rc = errno ? -errno : -EIO;
+	if (close(fd) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+DIR *path_opendir(const char *fmt, ...)
+{
+	char p[4096];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbuild(p, sizeof(p), fmt, ap);
+	va_end(ap);
+	if (rc) {
+		errno = -rc;
+		return NULL;
+	}
+	return opendir(p);
+}
+
+int path_read_idlist(struct hp_idset *set, unsigned limit, const char *file)
+{
+	char buf[8192];
+	int rc = path_read(buf, sizeof(buf), "%s", file);
+
+	if (rc)
+		return rc;
+	return parse_idlist(buf, limit, set);
+}
+
+int path_read_meminfo(const char *file, uint64_t *total, uint64_t *free_)
+{
+	char buf[16384];
+	uint64_t t, f;
+	int rc = path_read(buf, sizeof(buf), "%s", file);
+
+	/* the figures needed come first: a longer file is fine */
+	if (rc && rc != -EFBIG)
+		return rc;
+	if (meminfo_kb(buf, "MemTotal", &t) || meminfo_kb(buf, "MemFree", &f))
+		return -EINVAL;
+	if (!mul_u64(t, 1024, total) || !mul_u64(f, 1024, free_))
+		return -ERANGE;
+	return 0;
+}

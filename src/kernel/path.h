@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* path.h - every sysfs and procfs access, through one root prefix (--sysroot). */
+#ifndef HUGEPAR_PATH_H
+#define HUGEPAR_PATH_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "idset.h"
+
+/* Set the root prefix; NULL or "/" means the live system. */
+void path_set_root(const char *root);
+const char *path_root(void);
+
+/* Build the prefixed path of a formatted relative path; -ENAMETOOLONG if too long. */
+int path_build(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+bool path_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Read a whole (small) file into buf, NUL terminated, trailing newline kept. */
+int path_read(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Read one unsigned decimal from a file. */
+int path_read_u64(uint64_t *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Write an unsigned decimal to a file (one write(2), as sysfs wants it). */
+int path_write_u64(uint64_t val, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A kernel id list file ("0-3,8"), ids below limit. */
+int path_read_idlist(struct hp_idset *set, unsigned limit, const char *file);
+/* MemTotal and MemFree of a meminfo file (node or /proc form), in bytes. */
+int path_read_meminfo(const char *file, uint64_t *total, uint64_t *free_);
+DIR *path_opendir(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

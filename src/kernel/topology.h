@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* topology.h - NUMA nodes, their CPUs and memory, and the kernel's huge page pools. */
+#ifndef HUGEPAR_TOPOLOGY_H
+#define HUGEPAR_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hugetlb.h"
+#include "idset.h"
+
+/* Where the kernel shows its NUMA nodes. */
+#define NODE_DIR     "/sys/devices/system/node"
+#define HP_MAX_NODES 1024 /* MAX_NUMNODES on x86_64 with NODES_SHIFT=10 */
+#define HP_MAX_SIZES HUGETLB_MAX_SIZES
+
+struct hp_node {
+	unsigned id;
+	unsigned ncpus;	       /* online CPUs of the node */
+	struct hp_idset *cpus; /* those CPUs */
+	uint64_t mem_total;    /* bytes */
+	uint64_t mem_free;     /* bytes */
+	/* What shares are of: the node's memory blocks (installed memory, which does
+	 * not move between boots), or mem_total where the kernel shows none. */
+	uint64_t mem_basis;
+	bool basis_blocks;
+	bool has_memory;
+	struct hp_pool pool[HP_MAX_SIZES]; /* indexed like hp_topology.sizes */
+};
+
+struct hp_size {
+	uint64_t kb;	     /* page size in kB, as in hugepages-<kb>kB */
+	struct hp_pool pool; /* global counts */
+	uint64_t resv;
+	uint64_t overcommit; /* nr_overcommit_hugepages */
+};
+
+struct hp_topology {
+	bool numa;    /* /sys/devices/system/node exists */
+	bool hugetlb; /* /sys/kernel/mm/hugepages exists and offers sizes */
+	unsigned ncpus_online;
+	unsigned nnodes;
+	struct hp_node *nodes; /* ascending id */
+	unsigned nsizes;
+	struct hp_size sizes[HP_MAX_SIZES]; /* ascending kb */
+	uint64_t default_kb; /* Hugepagesize of /proc/meminfo, 0 when unknown */
+	char release[65];    /* kernel release, "" when unknown */
+	char warning[160];   /* a note about the kernel's figures, or "" */
+	char error[256];     /* what could not be read: the file and why */
+};
+
+/* Read the topology through the path layer, and the pools through hugetlb.h.
+ * Returns 0 or -errno with t->error naming the file. */
+int topology_read(struct hp_topology *t);
+/* Re-read only the pool counts (global and per node) of every size. */
+int topology_read_pools(struct hp_topology *t);
+void topology_free(struct hp_topology *t);
+
+/* Index of a node id, or -1. */
+int topology_node_index(const struct hp_topology *t, unsigned id);
+/* Index of a page size in kB, or -1. */
+int topology_size_index(const struct hp_topology *t, uint64_t kb);
+
+#endif

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* undo.c - the run lock, and the notes that make a killed run's changes undoable. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "hugetlb.h"
+#include "parse.h"
+#include "path.h"
+#include "sys.h"
+#include "undo.h"
+
+static int lock_fd = -1;
+
+int state_dir_check(const char *dir, bool make)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) && errno == ENOENT && make) {
+		int rc = mkdir_p(dir);
+
+		if (rc)
+			return rc;
+	}
+	if (lstat(dir, &st))
+		return -errno;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (st.st_uid != geteuid() || (st.st_mode & 022))
+		return -EPERM;
+	/* readable by all, whatever the umask it was made under (a hook's mkdir) */
+	if ((st.st_mode & 07777) != 0755 && chmod(dir, 0755))
+		return -errno;
+	return 0;
+}
+
+static int state_path(char *buf, size_t len, const char *name)
+{
+	return path_build(buf, len, HP_STATE_DIR "/%s", name);
+}
+
+int undo_lock(uint64_t deadline)
+{
+	char p[4096];
+	int rc;
+
+	if (state_path(p, sizeof(p), ""))
+		return -ENAMETOOLONG;
+	rc = state_dir_check(p, true);
+	if (rc)
+		return rc;
+	state_path(p, sizeof(p), "lock");
+	lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (lock_fd < 0)
+		return -errno;
+	while (flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		struct timespec ts = {0, 20 * 1000000};
+
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -errno;
+		if (now_ms() >= deadline) {
+			close(lock_fd);
+			lock_fd = -1;
+			return -EAGAIN;
+		}
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+void undo_unlock(void)
+{
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
+}
+
+static int note_path(char *buf, size_t len, uint64_t kb)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "restore-%llukB", (unsigned long long)kb);
+	return state_path(buf, len, name);
+}
+
+int undo_save(uint64_t kb, uint64_t before, uint64_t raised)
+{
+	char p[4096], tmp[4200], text[128];
+	int n;
+
+	if (note_path(p, sizeof(p), kb) || xsnprintf(tmp, sizeof(tmp), "%s.new", p))
+		return -ENAMETOOLONG;
+	n = snprintf(text, sizeof(text), "before %llu\nraised %llu\npid %ld\n",
+		     (unsigned long long)before, (unsigned long long)raised,
+		     (long)getpid());
+	return replace_file(p, tmp, text, (size_t)n);
+}
+
+int undo_clear(uint64_t kb)
+{
+	char p[4096];
+
+	if (note_path(p, sizeof(p), kb))
+		return -ENAMETOOLONG;
+	return unlink(p) && errno != ENOENT ? -errno : 0;
+}
+
+static int read_note(const char *file, struct undo_fix *f)
+{
+	char buf[256], *p;
+	unsigned long long before, raised;
+	long pid;
+	int rc = path_read(buf, sizeof(buf), "%s", file);
+
+	if (rc)
+		return rc;
+	p = buf;
+	if (sscanf(p, "before %llu\nraised %llu\npid %ld", &before, &raised, &pid) != 3)
+		return -EINVAL;
+	f->before = before;
+	f->raised = raised;
+	f->pid = pid;
+	return 0;
+}
+
+int undo_recover(struct undo_fix *fixes, unsigned max, unsigned *n)
+{
+	char rel[512];
+	struct dirent *de;
+	DIR *d = path_opendir(HP_STATE_DIR);
+
+	*n = 0;
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d)) && *n < max) {
+		struct undo_fix *f = &fixes[*n];
+		unsigned long long kb;
+		struct hp_global g;
+		char tail[8];
+
+		if (sscanf(de->d_name, "restore-%llukB%7s", &kb, tail) != 1)
+			continue;
+		memset(f, 0, sizeof(*f));
+		f->kb = kb;
+		snprintf(rel, sizeof(rel), HP_STATE_DIR "/%s", de->d_name);
+		f->rc = read_note(rel, f);
+		if (!f->rc)
+			f->rc = hugetlb_global(kb, &g);
+		if (!f->rc) {
+			f->found = g.overcommit;
+			/* Someone set another value since: theirs stands. */
+			f->changed_since = g.overcommit != f->raised;
+			if (!f->changed_since)
+				f->rc = hugetlb_set_overcommit(kb, f->before);
+		}
+		if (!f->rc)
+			f->rc = undo_clear(kb);
+		(*n)++;
+	}
+	closedir(d);
+	return 0;
+}
+
+void recovery_describe(const struct undo_fix *f, char *buf, size_t len)
+{
+	char sz[16];
+
+	format_size_kb(f->kb, sz, sizeof(sz));
+	if (f->rc)
+		snprintf(
+		    buf, len,
+		    "%s: nr_overcommit_hugepages left at %llu by pid %ld could not be "
+		    "put back to %llu: %s",
+		    sz, (unsigned long long)f->found, f->pid,
+		    (unsigned long long)f->before, strerror(-f->rc));
+	else if (f->changed_since && f->found == f->before)
+		snprintf(buf, len,
+			 "%s: pid %ld ended before raising nr_overcommit_hugepages", sz,
+			 f->pid);
+	else if (f->changed_since)
+		snprintf(
+		    buf, len,
+		    "%s: nr_overcommit_hugepages raised by pid %ld to %llu is %llu now: "
+		    "left as it is",
+		    sz, f->pid, (unsigned long long)f->raised,
+		    (unsigned long long)f->found);
+	else
+		snprintf(buf, len,
+			 "%s: nr_overcommit_hugepages left at %llu by pid %ld put back "
+			 "to %llu",
+			 sz, (unsigned long long)f->found, f->pid,
+			 (unsigned long long)f->before);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * undo.h - one run at a time, and crash safety: before a run raises a page size's
+ * nr_overcommit_hugepages it writes down the value to put back; it removes the note
+ * once it has put it back. A run killed in between leaves the note, and the next
+ * run (or `hugepar recover`) puts the value back. Under the path layer's root.
+ */
+#ifndef HUGEPAR_UNDO_H
+#define HUGEPAR_UNDO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hugetlb.h"
+
+#define HP_STATE_DIR "/run/hugepar"
+
+/* A directory hugepar writes in must be ours: a real directory (not a link), owned
+ * by this user, writable by no one else. Made (0755) when missing. The path is
+ * taken as it is, not under the root. */
+int state_dir_check(const char *dir, bool make);
+
+/* Take the run lock, waiting until deadline_ms. -EAGAIN: another run held it. */
+int undo_lock(uint64_t deadline_ms);
+void undo_unlock(void);
+
+int undo_save(uint64_t kb, uint64_t before, uint64_t raised);
+int undo_clear(uint64_t kb);
+
+struct undo_fix {
+	uint64_t kb;
+	uint64_t before, raised, found; /* found: the value when the note was read */
+	long pid;			/* the run that left it */
+	int rc;				/* 0: put back (or someone else had) */
+	bool changed_since;		/* found != raised: left as it was */
+};
+
+/* Put back what dead runs left raised (the lock must be held). */
+int undo_recover(struct undo_fix *fixes, unsigned max, unsigned *n);
+
+/* What a run found left behind and did about it, for the record. */
+struct hp_recovery {
+	unsigned n;
+	struct undo_fix fix[HUGETLB_MAX_SIZES];
+};
+
+/* One line: "2048kB: nr_overcommit_hugepages put back from 300 to 0, left by pid 12" */
+void recovery_describe(const struct undo_fix *f, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kparams.c - pure: pools written as the kernel's own boot parameters, in its
+ * per-node form (hugepagesz=1G hugepages=0:16,1:16), for `hugepar cmdline` and for
+ * the record's kernel_route (kparams.h).
+ */
+#include <stdlib.h>
+
+#include "kparams.h"
+#include "parse.h"
+
+void kparams_put(FILE *f, const struct kparams_row *r, bool numa, bool *first)
+{
+	char sz[16];
+	uint64_t all = 0;
+
+	for (unsigned i = 0; i < r->n; i++)
+		all += r->pages[i];
+	if (!all)
+		return;
+	format_size_kb(r->kb, sz, sizeof(sz));
+	fprintf(f, "%shugepagesz=%s hugepages=", *first ? "" : " ", sz);
+	*first = false;
+	if (!numa) {
+		fprintf(f, "%llu", (unsigned long long)all);
+		return;
+	}
+	for (unsigned i = 0, k = 0; i < r->n; i++)
+		if (r->pages[i])
+			fprintf(f, "%s%u:%llu", k++ ? "," : "", r->ids[i],
+				(unsigned long long)r->pages[i]);
+}
+
+char *kparams_boot_route(const struct hp_topology *t, const struct hp_plan *p,
+			 const struct hp_result *res, unsigned z)
+{
+	struct kparams_row *r;
+	bool first = true, short_ = false;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (t->sizes[z].kb <= HUGETLB_GIGANTIC_KB || !(r = calloc(1, sizeof(*r))))
+		return NULL;
+	r->kb = t->sizes[z].kb;
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		const struct hp_cell *c = plan_cell(p, n, z);
+		const struct hp_cell_result *cr = &res->cells[n * t->nsizes + z];
+
+		short_ |= cr->achieved < c->target;
+		r->ids[r->n] = t->nodes[n].id;
+		r->pages[r->n++] = c->target;
+	}
+	if (short_ && (f = open_memstream(&buf, &len))) {
+		kparams_put(f, r, t->numa && t->nnodes > 1, &first);
+		fclose(f);
+	}
+	free(r);
+	if (buf && !buf[0]) {
+		free(buf);
+		buf = NULL;
+	}
+	return buf;
+}

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan.c - pure: settings and topology in, per-node targets and thread counts out. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idset.h"
+#include "kinfo.h"
+#include "parse.h"
+#include "plan.h"
+#include "topology.h"
+
+bool plan_size_parallel(const char *release, uint64_t kb)
+{
+	return kb <= HUGETLB_GIGANTIC_KB || release_at_least(release, 6, 19);
+}
+
+/* A mount for a size the kernel does not offer, or not at an absolute path, is a
+ * problem like a bad entry. */
+static void check_mounts(struct hp_settings *s, const struct hp_topology *t)
+{
+	unsigned out = 0;
+
+	for (unsigned i = 0; i < s->nmounts; i++) {
+		struct hp_mount *m = &s->mounts[i];
+		char sz[32];
+
+		format_size_kb(m->size_kb, sz, sizeof(sz));
+		if (topology_size_index(t, m->size_kb) < 0) {
+			settings_problem(s, m->origin, m->key, m->text,
+					 "page size %s is not offered by the kernel", sz);
+			settings_drop_mount(m);
+		} else if (m->path[0] != '/' || strstr(m->path, "/../") ||
+			   strpbrk(m->path, " \t")) {
+			settings_problem(
+			    s, m->origin, m->key, m->text,
+			    "the path must be absolute, without spaces or ..");
+			settings_drop_mount(m);
+		} else {
+			s->mounts[out++] = *m;
+		}
+	}
+	s->nmounts = out;
+}
+
+void plan_check_settings(struct hp_settings *s, const struct hp_topology *t)
+{
+	unsigned out = 0;
+
+	for (unsigned i = 0; i < s->nentries; i++) {
+		struct hp_entry *e = &s->entries[i];
+		const char *key = e->key;
+		char sz[32], offered[128] = "";
+		bool ok = true;
+
+		if (topology_size_index(t, e->size_kb) < 0) {
+			for (unsigned k = 0; k < t->nsizes; k++) {
+				size_t n = strlen(offered);
+
+				format_size_kb(t->sizes[k].kb, sz, sizeof(sz));
+				snprintf(offered + n, sizeof(offered) - n, "%s%s",
+					 n ? " " : "", sz);
+			}
+			format_size_kb(e->size_kb, sz, sizeof(sz));
+			if (t->nsizes)
+				settings_problem(
+				    s, e->origin, key, e->text,
+				    "page size %s is not offered by the kernel "
+				    "(it offers %s)",
+				    sz, offered);
+			else
+				settings_problem(
+				    s, e->origin, key, e->text,
+				    "the kernel offers no huge pages (no hugetlb)");
+			ok = false;
+		}
+		for (unsigned id = 0; ok && !e->all_nodes && id < HP_MAX_NODES; id++) {
+			if (idset_has(&e->nodes, id) && topology_node_index(t, id) < 0) {
+				settings_problem(s, e->origin, key, e->text,
+						 "node %u does not exist", id);
+				ok = false;
+			}
+		}
+		if (ok)
+			s->entries[out++] = *e;
+		else
+			settings_drop_entry(e);
+	}
+	s->nentries = out;
+	check_mounts(s, t);
+}
+
+const char *cut_name(enum hp_cut c)
+{
+	switch (c) {
+	case HP_CUT_NONE:
+		return "";
+	case HP_CUT_FLOOR:
+		return "floor kept";
+	case HP_CUT_MEMORY:
+		return "memory not there";
+	case HP_CUT_GROW:
+		return "grow mode";
+	case HP_CUT_NO_MEMORY:
+		return "node without memory";
+	}
+	return "?";
+}
+
+static uint64_t share_of(uint64_t total, uint64_t hundredths)
+{
+	return (uint64_t)((unsigned __int128)total * hundredths / 10000);
+}
+
+uint64_t plan_granularity(const struct hp_settings *s, const struct hp_node *nd,
+			  uint64_t page_bytes)
+{
+	uint64_t bytes = s->granularity.kind == HP_AMOUNT_PERCENT
+			     ? share_of(nd->mem_basis, s->granularity.value)
+			     : s->granularity.value;
+	uint64_t g = bytes / page_bytes;
+
+	if (g <= 1)
+		return 1;
+	if (s->granularity_auto)
+		g = UINT64_C(1) << (63 - __builtin_clzll(g)); /* a power of two */
+	return g;
+}
+
+static uint64_t round_down(uint64_t v, uint64_t g)
+{
+	return v - v % g;
+}
+
+/* A cell's request: a count or an amount as they are; a share of the node's memory
+ * basis, rounded down to the granularity, so that a basis that moves a little
+ * between boots gives the same count. */
+static void request(struct hp_cell *c, const struct hp_amount *a,
+		    const struct hp_node *nd, uint64_t page_bytes)
+{
+	switch (a->kind) {
+	case HP_AMOUNT_COUNT:
+		c->requested = a->value;
+		break;
+	case HP_AMOUNT_BYTES:
+		c->requested = a->value / page_bytes;
+		break;
+	case HP_AMOUNT_PERCENT:
+		c->unrounded = share_of(nd->mem_basis, a->value) / page_bytes;
+		c->requested = round_down(c->unrounded, c->granularity);
+		c->rounded = true;
+		return;
+	}
+	c->rounded = false;
+	c->unrounded = c->requested;
+}
+
+unsigned plan_auto_threads(unsigned ncpus, uint64_t work_bytes)
+{
+	uint64_t by_work =
+	    (work_bytes + HP_AUTO_BYTES_PER_WORKER - 1) / HP_AUTO_BYTES_PER_WORKER;
+
+	if (work_bytes == 0 || ncpus == 0)
+		return 0;
+	return by_work < ncpus ? (unsigned)by_work : ncpus;
+}
+
+/*
+ * Spread 'total' over n weights in proportion: every non-zero weight first gets one
+ * while total allows (the heaviest first), then each further one goes to the weight
+ * with the most work per share it already has (the divisor method of D'Hondt).
+ */
+static void spread(unsigned total, const uint64_t *w, unsigned n, unsigned *out)
+{
+	unsigned left = total;
+
+	for (unsigned i = 0; i < n; i++)
+		out[i] = 0;
+	while (left) {
+		unsigned best = n;
+
+		for (unsigned i = 0; i < n; i++) {
+			if (!w[i])
+				continue;
+			if (best == n) {
+				best = i;
+				continue;
+			}
+			/* w[i]/out[i] > w[best]/out[best], with x/0 above every x/k */
+			if (!out[best] && !out[i] ? w[i] > w[best]
+			    : !out[i]		  ? true
+			    : !out[best]	  ? false
+						  : (unsigned __int128)w[i] * out[best] >
+					       (unsigned __int128)w[best] * out[i])
+				best = i;
+		}
+		if (best == n)
+			break;
+		out[best]++;
+		left--;
+	}
+}
+
+/* Each cell's current pool and, where an entry names it, its request. */
+static void plan_requests(const struct hp_settings *s, const struct hp_topology *t,
+			  struct hp_plan *p)
+{
+	for (unsigned n = 0; n < t->nnodes; n++)
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			struct hp_cell *c = plan_cell(p, n, z);
+
+			c->current = pool_persistent(&t->nodes[n].pool[z]);
+			c->target = c->current;
+			c->granularity =
+			    plan_granularity(s, &t->nodes[n], t->sizes[z].kb * 1024);
+		}
+	/* Entries in order: a later one overrides an earlier one for the same cell. */
+	for (unsigned i = 0; i < s->nentries; i++) {
+		const struct hp_entry *e = &s->entries[i];
+		int z = topology_size_index(t, e->size_kb);
+
+		if (z < 0)
+			continue; /* plan_check_settings() reported it */
+		for (unsigned n = 0; n < t->nnodes; n++) {
+			struct hp_cell *c = plan_cell(p, n, z);
+
+			if (!e->all_nodes && !idset_has(&e->nodes, t->nodes[n].id))
+				continue;
+			c->requested_set = true;
+			request(c, &e->amount, &t->nodes[n], e->size_kb * 1024);
+		}
+	}
+}
+
+/* One node's targets: shrinks first (exact mode), whose memory then serves the
+ * growth; growth, largest pages first (they need contiguous memory the most),
+ * capped at the free memory above the floor. */
+static void plan_node(const struct hp_settings *s, const struct hp_topology *t,
+		      struct hp_plan *p, unsigned n)
+{
+	const struct hp_node *nd = &t->nodes[n];
+	uint64_t avail = nd->mem_free > p->floor[n] ? nd->mem_free - p->floor[n] : 0;
+
+	for (unsigned z = 0; z < t->nsizes; z++) {
+		struct hp_cell *c = plan_cell(p, n, z);
+		uint64_t freed;
+
+		if (!c->requested_set || c->requested >= c->current)
+			continue;
+		if (s->mode == HP_MODE_GROW) {
+			c->cut = HP_CUT_GROW;
+			continue;
+		}
+		c->target = c->requested;
+		if (!mul_u64(c->current - c->target, t->sizes[z].kb * 1024, &freed) ||
+		    !add_u64(avail, freed, &avail))
+			avail = UINT64_MAX;
+	}
+	for (unsigned z = t->nsizes; z-- > 0;) {
+		struct hp_cell *c = plan_cell(p, n, z);
+		uint64_t psz = t->sizes[z].kb * 1024, need, maxnew;
+
+		if (!c->requested_set || c->requested <= c->current)
+			continue;
+		if (!nd->has_memory) {
+			c->cut = HP_CUT_NO_MEMORY;
+			continue;
+		}
+		need = c->requested - c->current;
+		maxnew = avail / psz;
+		if (need > maxnew) {
+			/* A cap moves with free memory, boot to boot: round it too. */
+			c->cut = need > nd->mem_free / psz ? HP_CUT_MEMORY : HP_CUT_FLOOR;
+			c->unrounded = c->current + maxnew;
+			need = round_down(c->unrounded, c->granularity);
+			need = need > c->current ? need - c->current : 0;
+			c->rounded = true;
+		}
+		c->target = c->current + need;
+		avail -= need * psz;
+		if (p->parallel[z])
+			p->work[n] += need * psz;
+	}
+}
+
+/* Workers per node: auto from CPUs and work, or an explicit total spread by work;
+ * then each node's workers shared among the sizes that grow there. */
+static int plan_workers(const struct hp_settings *s, const struct hp_topology *t,
+			struct hp_plan *p)
+{
+	uint64_t wsize[HP_MAX_SIZES];
+	unsigned wout[HP_MAX_SIZES];
+
+	p->threads_auto = s->threads == 0;
+	if (p->threads_auto) {
+		for (unsigned n = 0; n < t->nnodes; n++)
+			p->threads[n] = plan_auto_threads(t->nodes[n].ncpus, p->work[n]);
+	} else {
+		uint64_t *w = calloc(t->nnodes, sizeof(*w));
+
+		if (!w)
+			return -ENOMEM;
+		/* Workers run on their node's CPUs: a CPU-less node is served serially. */
+		for (unsigned n = 0; n < t->nnodes; n++)
+			w[n] = t->nodes[n].ncpus ? p->work[n] : 0;
+		spread(s->threads, w, t->nnodes, p->threads);
+		free(w);
+	}
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			const struct hp_cell *c = plan_cell(p, n, z);
+
+			wsize[z] = 0;
+			if (c->target > c->current && p->parallel[z])
+				wsize[z] =
+				    (c->target - c->current) * (t->sizes[z].kb * 1024);
+		}
+		spread(p->threads[n], wsize, t->nsizes, wout);
+		for (unsigned z = 0; z < t->nsizes; z++)
+			plan_cell(p, n, z)->workers = wout[z];
+		p->threads_total += p->threads[n];
+	}
+	return 0;
+}
+
+int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct hp_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->nnodes = t->nnodes;
+	p->nsizes = t->nsizes;
+	p->cells =
+	    calloc((size_t)t->nnodes * (t->nsizes ? t->nsizes : 1), sizeof(*p->cells));
+	p->floor = calloc(t->nnodes, sizeof(*p->floor));
+	p->work = calloc(t->nnodes, sizeof(*p->work));
+	p->threads = calloc(t->nnodes, sizeof(*p->threads));
+	if (!p->cells || !p->floor || !p->work || !p->threads) {
+		plan_free(p);
+		return -ENOMEM;
+	}
+	for (unsigned z = 0; z < t->nsizes; z++)
+		p->parallel[z] = plan_size_parallel(t->release, t->sizes[z].kb);
+	for (unsigned n = 0; n < t->nnodes; n++)
+		if (t->nodes[n].has_memory)
+			p->floor[n] =
+			    s->reserve.kind == HP_AMOUNT_PERCENT
+				? share_of(t->nodes[n].mem_total, s->reserve.value)
+				: s->reserve.value;
+	plan_requests(s, t, p);
+	for (unsigned n = 0; n < t->nnodes; n++)
+		plan_node(s, t, p, n);
+	if (plan_workers(s, t, p)) {
+		plan_free(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void plan_free(struct hp_plan *p)
+{
+	free(p->cells);
+	free(p->floor);
+	free(p->work);
+	free(p->threads);
+	memset(p, 0, sizeof(*p));
+}

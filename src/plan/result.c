@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* result.c - pure: cells and runs judged against the plan; method=auto's estimate. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "macros.h"
+#include "result.h"
+
+const char *method_name(enum hp_method m)
+{
+	return m == HP_METHOD_PARALLEL ? "parallel"
+	       : m == HP_METHOD_SERIAL ? "serial"
+				       : "auto";
+}
+
+int method_parse(const char *s, enum hp_method *m)
+{
+	if (strcmp(s, "auto") == 0)
+		*m = HP_METHOD_AUTO;
+	else if (strcmp(s, "parallel") == 0)
+		*m = HP_METHOD_PARALLEL;
+	else if (strcmp(s, "serial") == 0)
+		*m = HP_METHOD_SERIAL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *status_name(enum hp_status s)
+{
+	static const char *const names[] = {"ok",     "partial",  "capped",
+					    "failed", "disabled", "unchanged"};
+
+	return s < ARRAY_SIZE(names) ? names[s] : "?";
+}
+
+enum hp_status result_cell_status(const struct hp_cell *c, uint64_t achieved)
+{
+	bool shrink = c->target < c->current;
+	bool met = shrink ? achieved <= c->target : achieved >= c->target;
+
+	if (!c->requested_set)
+		return HP_STATUS_UNCHANGED;
+	if (met)
+		return c->cut == HP_CUT_NONE || c->cut == HP_CUT_GROW ? HP_STATUS_OK
+								      : HP_STATUS_CAPPED;
+	if (shrink ? achieved < c->current : achieved > c->current)
+		return HP_STATUS_PARTIAL;
+	return HP_STATUS_FAILED;
+}
+
+/* Why a cell fell short: what the engine saw there, what ended its size, what
+ * stopped the run; otherwise the node ran out of memory for more. */
+static const char *short_why(const struct hp_result *res, const struct hp_size_result *sr,
+			     const struct cell_note *nn)
+{
+	if (nn->note[0])
+		return nn->note;
+	if (sr->failure[0])
+		return sr->failure;
+	if (res->timed_out)
+		return "deadline reached";
+	if (res->interrupted)
+		return "interrupted";
+	return "node out of memory";
+}
+
+static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
+		       const struct hp_size_result *sr, const struct cell_note *nn,
+		       struct hp_cell_result *r)
+{
+	uint64_t kept = r->surplus_after > r->surplus_before
+			    ? r->surplus_after - r->surplus_before
+			    : 0;
+
+	r->ms = nn->ms;
+	r->workers = *nn;
+	r->status = result_cell_status(c, r->achieved);
+	r->reason[0] = '\0';
+	if (r->status == HP_STATUS_CAPPED) {
+		snprintf(r->reason, sizeof(r->reason), "%s: %llu of %llu requested",
+			 cut_name(c->cut), (unsigned long long)c->target,
+			 (unsigned long long)c->requested);
+	} else if (r->status == HP_STATUS_PARTIAL || r->status == HP_STATUS_FAILED) {
+		snprintf(r->reason, sizeof(r->reason), "%llu of %llu: %s",
+			 (unsigned long long)r->achieved, (unsigned long long)c->target,
+			 short_why(res, sr, nn));
+	} else if (c->target < c->current && kept) {
+		/* The kernel keeps pages in use as surplus until they are freed: the
+		 * pool is smaller, but the memory is not back yet. */
+		r->status = HP_STATUS_PARTIAL;
+		snprintf(r->reason, sizeof(r->reason),
+			 "%llu pages in use stay as surplus until freed",
+			 (unsigned long long)kept);
+	} else if (c->cut == HP_CUT_GROW) {
+		snprintf(r->reason, sizeof(r->reason), "grow mode kept the larger pool");
+	}
+}
+
+void result_judge(struct hp_result *res, const struct hp_plan *p,
+		  const struct cell_note *notes, unsigned problems)
+{
+	unsigned worked = 0, failed = 0, bad = 0;
+	bool restore_failed = false;
+
+	for (unsigned n = 0; n < p->nnodes; n++)
+		for (unsigned z = 0; z < p->nsizes; z++) {
+			const struct hp_cell *c = plan_cell(p, n, z);
+			struct hp_cell_result *r = &res->cells[n * p->nsizes + z];
+
+			judge_cell(res, c, &res->sizes[z], &notes[z * p->nnodes + n], r);
+			if (r->status == HP_STATUS_UNCHANGED)
+				continue;
+			worked += c->target != c->current;
+			failed += r->status == HP_STATUS_FAILED;
+			bad += r->status != HP_STATUS_OK;
+		}
+	for (unsigned z = 0; z < p->nsizes; z++)
+		restore_failed |= res->sizes[z].restore_failed;
+	if (restore_failed || (worked && failed == worked))
+		res->status = HP_STATUS_FAILED;
+	else if (bad || problems)
+		res->status = HP_STATUS_PARTIAL;
+	else
+		res->status = HP_STATUS_OK;
+}
+
+/* The estimate with every page's cost times num / den. */
+static void estimate(const struct auto_node *nodes, unsigned n, uint64_t fork_us,
+		     uint64_t num, uint64_t den, struct auto_estimate *e)
+{
+	uint64_t ser = 0, slowest = 0, rest = 0;
+	unsigned workers = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t us = nodes[i].rest * (nodes[i].page_ns * num / den) / 1000;
+
+		ser += us;
+		if (nodes[i].workers) {
+			slowest = MAX(slowest, us / nodes[i].workers);
+			workers += nodes[i].workers;
+		} else {
+			rest += us; /* per-node writes either way */
+		}
+	}
+	e->serial_us = ser;
+	e->parallel_us = workers * fork_us + slowest + rest;
+	e->parallel = workers && e->parallel_us * 10 < e->serial_us * 9;
+}
+
+void result_auto_estimate(const struct auto_node *nodes, unsigned n, uint64_t fork_us,
+			  struct auto_estimate *e)
+{
+	estimate(nodes, n, fork_us, 1, 1, e);
+}
+
+bool result_auto_clear(const struct auto_node *nodes, unsigned n, uint64_t fork_us)
+{
+	struct auto_estimate e, half, twice;
+
+	estimate(nodes, n, fork_us, 1, 1, &e);
+	estimate(nodes, n, fork_us, 1, 2, &half);
+	estimate(nodes, n, fork_us, 2, 1, &twice);
+	return e.parallel == half.parallel && e.parallel == twice.parallel;
+}

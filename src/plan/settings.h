@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * settings.h - config files and the kernel command line, merged into one struct.
+ *
+ * Nothing is cut or dropped without a word: entries, problems and sources have no
+ * fixed limit, a value too long to show is shown with its length, and a file that is
+ * not a regular file, or too large, is a problem of its own.
+ */
+#ifndef HUGEPAR_SETTINGS_H
+#define HUGEPAR_SETTINGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "values.h"
+
+struct hp_problem {
+	char *origin;
+	char *key;
+	char *value; /* as written; a long one shortened, with its length said */
+	char *message;
+};
+
+enum hp_mode { HP_MODE_GROW, HP_MODE_EXACT };
+enum hp_on_short { HP_SHORT_CONTINUE, HP_SHORT_FAIL };
+
+struct hp_settings {
+	bool enabled;
+	struct hp_amount reserve; /* the per-node free-memory floor */
+	unsigned threads;	  /* 0: auto */
+	uint64_t timeout_ms;
+	enum hp_mode mode;
+	/* Shares and caps are rounded down to this, per node and size (stable counts
+	 * across boots); granularity_auto: a power of two of pages, about
+	 * HP_AUTO_GRANULARITY of the node's memory. */
+	struct hp_amount granularity;
+	bool granularity_auto;
+	enum hp_on_short on_short;
+	unsigned nmounts;
+	struct hp_mount *mounts;
+	char *textfile; /* node_exporter's textfile; NULL: none */
+	unsigned nentries;
+	struct hp_entry *entries;
+	unsigned nproblems;
+	struct hp_problem *problems;
+	unsigned nsources;
+	char **sources;
+	uint64_t digest; /* of the settings files read, names and contents */
+	char *config;	 /* the settings file asked for (its .d follows it) */
+	bool failed;	 /* out of memory while reading: the settings are not whole */
+};
+
+#define HP_DEFAULT_RESERVE  (UINT64_C(512) << 20)
+#define HP_AUTO_GRANULARITY 200 /* hundredths of a percent: 2% */
+#define HP_DEFAULT_TEXTFILE "/var/lib/prometheus/node-exporter/hugepar.prom"
+#define HP_DEFAULT_TIMEOUT  60000
+#define HP_MAX_TIMEOUT_MS   (UINT64_C(3600) * 1000)
+#define HP_MAX_THREADS	    4096
+/* A settings file larger than this is not read (and said so). */
+#define HP_MAX_FILE (UINT64_C(1) << 20)
+/* Values longer than this are shown shortened in messages, with their length. */
+#define HP_SHOW_VALUE 80
+
+void settings_init(struct hp_settings *s);
+/* "fnv1a64:0123456789abcdef": the digest of the settings files (not of the command
+ * line), to tell whether the files now differ from those a boot used. */
+void settings_digest(const struct hp_settings *s, char *buf, size_t len);
+void settings_free(struct hp_settings *s);
+
+/* Apply one key=value from a source. Problems are recorded, never fatal. 'cmdline':
+ * the key is a command-line one (rd.hugepar.KEY). */
+void settings_set(struct hp_settings *s, const char *key, const char *value,
+		  const char *origin, bool cmdline);
+
+/* Read one config file (regular files only). -ENOENT when missing; other troubles
+ * are recorded as problems. */
+int settings_load_file(struct hp_settings *s, const char *file);
+/* Read FILE, then FILE.d/ (*.conf, in name order). A missing FILE is fine unless
+ * 'required' (given on the command line): then it is -ENOENT. */
+int settings_load_config(struct hp_settings *s, const char *file, bool required);
+/* The rd.hugepar keys dracut bakes into an initramfs (dracut --kernel-cmdline):
+ * /etc/cmdline and /etc/cmdline.d/ *.conf under the path layer's root, as dracut's
+ * own getarg reads them, before the running kernel's command line. */
+void settings_load_baked(struct hp_settings *s);
+/* Take the rd.hugepar keys of a kernel command line. */
+void settings_load_cmdline(struct hp_settings *s, const char *cmdline);
+void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
+				const char *origin);
+
+/* Free an entry or a mount taken out of s->entries or s->mounts. */
+void settings_drop_entry(struct hp_entry *e);
+void settings_drop_mount(struct hp_mount *m);
+
+/* Note a source read (sources.c), once. */
+void settings_add_source(struct hp_settings *s, const char *src);
+void settings_problem(struct hp_settings *s, const char *origin, const char *key,
+		      const char *value, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+const char *mode_name(enum hp_mode m);
+const char *on_short_name(enum hp_on_short o);
+/* "2M:512", "1G:64G", "2M:50%" form of an amount. */
+
+#endif

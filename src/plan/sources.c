@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sources.c - where settings come from: files, a directory of drop-ins, the kernel
+ * command line, the keys baked into an initramfs; each value goes to settings_set(). */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "file.h"
+#include "parse.h"
+#include "path.h"
+#include "settings.h"
+
+/* Read a whole settings file: regular files only, opened without blocking (a FIFO
+ * would hang the boot), at most HP_MAX_FILE bytes. */
+static int read_settings_file(struct hp_settings *s, const char *file,
+			      const char *shown_as, char **text, size_t *len)
+{
+	const char *kind = NULL;
+	int rc = read_regular(file, HP_MAX_FILE, text, len, &kind);
+
+	if (rc == -ENOENT && kind)
+		settings_problem(s, shown_as, "", "",
+				 "a symbolic link to nothing: not read");
+	else if (rc == -EINVAL && kind)
+		settings_problem(s, shown_as, "", "", "%s, not a regular file: not read",
+				 kind);
+	else if (rc == -EFBIG)
+		settings_problem(s, shown_as, "", "", "larger than %llu bytes: not read",
+				 (unsigned long long)HP_MAX_FILE);
+	else if (rc && rc != -ENOENT)
+		settings_problem(s, shown_as, "", "", "cannot read: %s", strerror(-rc));
+	return rc;
+}
+
+static void config_line(struct hp_settings *s, char *l, const char *origin)
+{
+	char *eq, *hash = strchr(l, '#');
+
+	if (hash)
+		*hash = '\0';
+	l = strtrim(l);
+	if (!*l)
+		return;
+	eq = strchr(l, '=');
+	if (!eq) {
+		settings_problem(s, origin, l, "", "expected KEY = VALUE");
+		return;
+	}
+	*eq = '\0';
+	settings_set(s, strtrim(l), strtrim(eq + 1), origin, false);
+}
+
+int settings_load_file(struct hp_settings *s, const char *file)
+{
+	char *text, *line, origin[4200];
+	unsigned lineno = 0;
+	size_t len;
+	int rc = read_settings_file(s, file, file, &text, &len);
+
+	if (rc)
+		return rc;
+	settings_add_source(s, file);
+	/* the name as read, and the bytes: the initramfs holds the same files */
+	s->digest = fnv1a64(s->digest, file, strlen(file) + 1);
+	s->digest = fnv1a64(s->digest, text, len);
+	for (line = text; line < text + len;) {
+		char *nl = memchr(line, '\n', text + len - line),
+		     *end = nl ? nl : text + len;
+
+		*end = '\0';
+		lineno++;
+		snprintf(origin, sizeof(origin), "%s:%u", file, lineno);
+		if (strlen(line) != (size_t)(end - line))
+			settings_problem(s, origin, "", "",
+					 "a NUL byte in the line: not read");
+		else
+			config_line(s, line, origin);
+		line = end + 1;
+	}
+	free(text);
+	return 0;
+}
+
+static int conf_filter(const struct dirent *de)
+{
+	size_t n = strlen(de->d_name);
+
+	return de->d_name[0] != '.' && n > 5 && strcmp(de->d_name + n - 5, ".conf") == 0;
+}
+
+int settings_load_config(struct hp_settings *s, const char *file, bool required)
+{
+	struct dirent **list;
+	char *dir;
+	int n, rc;
+
+	free(s->config);
+	s->config = strdup(file);
+	rc = settings_load_file(s, file);
+	if (rc == -ENOENT && required)
+		return rc;
+	if (asprintf(&dir, "%s.d", file) < 0)
+		return -ENOMEM;
+	n = scandir(dir, &list, conf_filter, alphasort);
+	for (int i = 0; i < n; i++) {
+		char *p;
+
+		if (asprintf(&p, "%s/%s", dir, list[i]->d_name) >= 0) {
+			settings_load_file(s, p);
+			free(p);
+		}
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+	else if (errno != ENOENT)
+		settings_problem(s, dir, "", "", "cannot read the directory: %s",
+				 strerror(errno));
+	free(dir);
+	return 0;
+}
+
+void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
+				const char *origin)
+{
+	const char *p = cmdline;
+	size_t cap = strlen(cmdline) + 1;
+	char *word = malloc(cap);
+
+	if (!word) {
+		s->failed = true;
+		return;
+	}
+	while (*p) {
+		char *w = word, *eq;
+		bool quoted = false;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		/* The kernel's rules: double quotes may enclose spaces, and are dropped.
+		 * A word is as long as it is: nothing is cut. */
+		while (*p && (quoted || !isspace((unsigned char)*p))) {
+			if (*p == '"')
+				quoted = !quoted;
+			else
+				*w++ = *p;
+			p++;
+		}
+		*w = '\0';
+		if (strcmp(word, "--") == 0)
+			break; /* the rest is for init */
+		if (strncmp(word, "rd.hugepar", 10) ||
+		    (word[10] && word[10] != '.' && word[10] != '='))
+			continue;
+		settings_add_source(s, origin);
+		eq = strchr(word, '=');
+		if (eq) {
+			*eq = '\0';
+			settings_set(s, word, eq + 1, origin, true);
+		} else if (strcmp(word, "rd.hugepar") == 0) {
+			settings_set(s, word, "1", origin,
+				     true); /* as getargbool reads it */
+		} else {
+			settings_problem(s, origin, word, "", "expected %s=VALUE", word);
+		}
+	}
+	free(word);
+}
+
+void settings_load_cmdline(struct hp_settings *s, const char *cmdline)
+{
+	settings_load_cmdline_from(s, cmdline, "kernel command line");
+}
+
+static void load_baked_file(struct hp_settings *s, const char *rel)
+{
+	char p[4096], *text;
+	size_t len;
+
+	if (path_build(p, sizeof(p), "%s", rel) ||
+	    read_settings_file(s, p, rel, &text, &len))
+		return;
+	if (strlen(text) != len)
+		settings_problem(s, rel, "", "", "a NUL byte in the file: not read");
+	else
+		settings_load_cmdline_from(s, text, rel);
+	free(text);
+}
+
+void settings_load_baked(struct hp_settings *s)
+{
+	struct dirent **list;
+	char dir[4096];
+	int n;
+
+	load_baked_file(s, "/etc/cmdline");
+	if (path_build(dir, sizeof(dir), "/etc/cmdline.d"))
+		return;
+	n = scandir(dir, &list, conf_filter, alphasort);
+	for (int i = 0; i < n; i++) {
+		char rel[512];
+
+		snprintf(rel, sizeof(rel), "/etc/cmdline.d/%s", list[i]->d_name);
+		load_baked_file(s, rel);
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* values.c - the grammar of setting values: amounts, page entries, mounts. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "topology.h"
+#include "values.h"
+
+const char *value_error(int rc)
+{
+	return rc == -ERANGE ? "out of range" : "malformed";
+}
+
+/* An amount: "512" pages, "64G" memory, or "50%" of the node's memory. */
+int value_amount(const char *str, struct hp_amount *a)
+{
+	size_t n = strlen(str);
+
+	if (n && str[n - 1] == '%') {
+		a->kind = HP_AMOUNT_PERCENT;
+		return parse_percent(str, &a->value);
+	}
+	if (n && isdigit((unsigned char)str[n - 1])) {
+		a->kind = HP_AMOUNT_COUNT;
+		return parse_u64(str, &a->value);
+	}
+	a->kind = HP_AMOUNT_BYTES;
+	return parse_bytes(str, &a->value);
+}
+
+/* One "SIZE:AMOUNT[@NODES]" entry; 'buf' is the entry's text, changed in place. */
+int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
+{
+	char *colon = strchr(buf, ':'), *at, *amount;
+	uint64_t bytes;
+	int rc;
+
+	if (!colon) {
+		snprintf(why, wlen, "expected SIZE:AMOUNT[@NODES]");
+		return -EINVAL;
+	}
+	*colon = '\0';
+	amount = colon + 1;
+	at = strchr(amount, '@');
+	if (at)
+		*at = '\0';
+
+	rc = parse_bytes(buf, &bytes);
+	if (rc || bytes < 1024 || bytes % 1024) {
+		snprintf(why, wlen, "page size '%.32s' is %s", buf,
+			 rc ? value_error(rc) : "not a whole number of kB");
+		return -EINVAL;
+	}
+	e->size_kb = bytes / 1024;
+	rc = value_amount(amount, &e->amount);
+	if (rc) {
+		snprintf(why, wlen,
+			 "amount '%.32s' is %s (a count, a size like 64G, or 50%%)",
+			 amount, value_error(rc));
+		return rc;
+	}
+	e->all_nodes = !at;
+	if (at) {
+		rc = parse_idlist(at + 1, HP_MAX_NODES, &e->nodes);
+		if (rc || idset_count(&e->nodes) == 0) {
+			snprintf(why, wlen, "node list '%.32s' is %s", at + 1,
+				 rc == -ERANGE ? "out of range" : "malformed");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* "SIZE:PATH[,owner=U][,group=G][,mode=OCTAL]" */
+int value_mount(char *buf, struct hp_mount *m, char *why, size_t wlen)
+{
+	char *colon = strchr(buf, ':'), *opt, *save = NULL;
+	uint64_t bytes, mode;
+
+	if (!colon || colon[1] != '/') {
+		snprintf(why, wlen,
+			 "expected SIZE:/PATH[,owner=U][,group=G][,mode=OCTAL]");
+		return -EINVAL;
+	}
+	*colon = '\0';
+	if (parse_bytes(buf, &bytes) || bytes < 1024 || bytes % 1024) {
+		snprintf(why, wlen, "page size '%.32s' is malformed", buf);
+		return -EINVAL;
+	}
+	m->size_kb = bytes / 1024;
+	opt = strchr(colon + 1, ',');
+	if (opt)
+		*opt++ = '\0';
+	m->path = strdup(colon + 1);
+	for (char *o = opt ? strtok_r(opt, ",", &save) : NULL; o;
+	     o = strtok_r(NULL, ",", &save)) {
+		if (strncmp(o, "owner=", 6) == 0 && o[6]) {
+			free(m->owner);
+			m->owner = strdup(o + 6);
+		} else if (strncmp(o, "group=", 6) == 0 && o[6]) {
+			free(m->group);
+			m->group = strdup(o + 6);
+		} else if (strncmp(o, "mode=", 5) == 0 &&
+			   parse_octal(o + 5, &mode) == 0 && mode <= 07777) {
+			m->mode = (unsigned)mode;
+			m->has_mode = true;
+		} else {
+			snprintf(why, wlen,
+				 "option '%.32s': expected owner=, group= or mode=OCTAL",
+				 o);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void amount_format(const struct hp_amount *a, char *buf, size_t len)
+{
+	switch (a->kind) {
+	case HP_AMOUNT_COUNT:
+		snprintf(buf, len, "%llu", (unsigned long long)a->value);
+		break;
+	case HP_AMOUNT_BYTES:
+		format_bytes(a->value, buf, len);
+		break;
+	case HP_AMOUNT_PERCENT:
+		if (a->value % 100)
+			snprintf(buf, len, "%llu.%02llu%%",
+				 (unsigned long long)a->value / 100,
+				 (unsigned long long)a->value % 100);
+		else
+			snprintf(buf, len, "%llu%%", (unsigned long long)a->value / 100);
+		break;
+	}
+}

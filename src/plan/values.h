@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * values.h - the grammar of setting values: amounts ("512" pages, "64G" per node,
+ * "50%" of each node), page entries ("SIZE:AMOUNT[@NODES]") and hugetlbfs mounts
+ * ("SIZE:/PATH[,owner=U][,group=G][,mode=OCTAL]"), and their types.
+ */
+#ifndef HUGEPAR_VALUES_H
+#define HUGEPAR_VALUES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "idset.h"
+
+enum hp_amount_kind {
+	HP_AMOUNT_COUNT,   /* pages */
+	HP_AMOUNT_BYTES,   /* memory per node */
+	HP_AMOUNT_PERCENT, /* hundredths of a percent of each node's MemTotal */
+};
+
+struct hp_amount {
+	enum hp_amount_kind kind;
+	uint64_t value;
+};
+
+/* One "SIZE:AMOUNT[@NODES]" entry. Later entries override earlier ones per node and
+ * size. */
+struct hp_entry {
+	uint64_t size_kb;
+	struct hp_amount amount;
+	bool all_nodes;
+	struct hp_idset nodes;
+	char *text;   /* as written, for messages */
+	char *origin; /* file:line, a file of the initramfs, or "kernel command line" */
+	char *key;    /* "pages" or "rd.hugepar.pages", as written */
+};
+
+/* A hugetlbfs mount for a page size, made by `hugepar verify` on the booted system. */
+struct hp_mount {
+	uint64_t size_kb;
+	char *path;
+	char *owner, *group; /* names or numbers, or NULL */
+	unsigned mode;	     /* of the mount's root */
+	bool has_mode;
+	char *text; /* as written */
+	char *origin;
+	char *key; /* "mount" or "rd.hugepar.mount" */
+};
+
+/* Each returns 0 or -errno; an entry and a mount are parsed from a copy, changed in
+ * place, and why says what is wrong. */
+int value_amount(const char *str, struct hp_amount *a);
+int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen);
+int value_mount(char *buf, struct hp_mount *m, char *why, size_t wlen);
+/* "out of range" or "malformed", for a number's -ERANGE or -EINVAL. */
+const char *value_error(int rc);
+/* An amount as written: "512", "64G", "12.5%". */
+void amount_format(const struct hp_amount *a, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* run.c - the commands that run: plan, apply, and for the boot hooks wait and
+ * recover. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "engine.h"
+#include "fault.h"
+#include "macros.h"
+#include "notify.h"
+#include "path.h"
+#include "report.h"
+#include "stop.h"
+#include "sys.h"
+#include "waiter.h"
+
+int load_settings(struct ctx *c)
+{
+	static char cmdline[65536]; /* c->cmdline may point here */
+	int rc;
+
+	settings_init(&c->settings);
+	rc = settings_load_config(&c->settings, c->config, c->config_given);
+	if (rc) {
+		fprintf(stderr, "hugepar: %s: %s\n", c->config, strerror(-rc));
+		return rc;
+	}
+	settings_load_baked(&c->settings);
+	if (!c->cmdline) {
+		rc = path_read(cmdline, sizeof(cmdline), "/proc/cmdline");
+		c->cmdline = rc ? "" : cmdline;
+	}
+	settings_load_cmdline(&c->settings, c->cmdline);
+	return 0;
+}
+
+int load_machine(struct ctx *c)
+{
+	int rc = topology_read(&c->topo);
+
+	if (rc) {
+		fprintf(stderr, "hugepar: cannot read the topology under %s: %s\n",
+			path_root(), c->topo.error[0] ? c->topo.error : strerror(-rc));
+		return rc;
+	}
+	hugetlb_set_release(c->topo.release);
+	plan_check_settings(&c->settings, &c->topo);
+	for (unsigned i = 0; i < c->settings.nproblems; i++) {
+		fputs("hugepar: ", stderr);
+		report_problem_line(stderr, &c->settings.problems[i]);
+	}
+	rc = plan_make(&c->settings, &c->topo, &c->plan);
+	if (rc)
+		fprintf(stderr, "hugepar: cannot make the plan: %s\n", strerror(-rc));
+	return rc;
+}
+
+int cmd_plan(struct ctx *c)
+{
+	if (load_settings(c) || load_machine(c))
+		return EXIT_FAIL;
+	if (c->format == HP_FORMAT_JSON)
+		report_plan_json(stdout, &c->settings, &c->topo, &c->plan);
+	else
+		report_plan_text(stdout, &c->settings, &c->topo, &c->plan);
+	if (fflush(stdout))
+		return EXIT_FAIL;
+	return c->settings.nproblems || c->settings.failed ? EXIT_PARTIAL : EXIT_OK;
+}
+
+int exit_of(enum hp_status s)
+{
+	return s == HP_STATUS_OK || s == HP_STATUS_DISABLED ? EXIT_OK
+	       : s == HP_STATUS_PARTIAL			    ? EXIT_PARTIAL
+							    : EXIT_FAIL;
+}
+
+/* A run that cannot start: the record still says what was asked and why. */
+static int apply_failed(struct ctx *c, const struct hp_recovery *rec, int code,
+			const char *fmt, const char *arg)
+{
+	char why[320];
+
+	snprintf(why, sizeof(why), fmt, arg);
+	fprintf(stderr, "hugepar: %s\n", why);
+	record_failure(c->record_dir, &c->settings, rec, why);
+	record_log(LOG_ERR, "failed: %s; nothing done", why);
+	return code;
+}
+
+static int apply(struct ctx *c, uint64_t deadline)
+{
+	struct hp_recovery rec = {0};
+	struct hp_result res;
+	int rc;
+
+	rc = undo_lock(deadline);
+	if (rc == -EAGAIN)
+		return apply_failed(
+		    c, &rec, EXIT_BUSY, "%s",
+		    "another hugepar apply held the lock until the deadline");
+	if (rc)
+		return apply_failed(c, &rec, EXIT_FAIL, "cannot take the lock in %s",
+				    HP_STATE_DIR);
+	fault_at("lock");
+	undo_recover(rec.fix, HP_MAX_SIZES, &rec.n);
+	if (load_machine(c))
+		return apply_failed(c, &rec, EXIT_FAIL, "cannot read the topology: %s",
+				    c->topo.error);
+	fault_at("topology");
+	rc = engine_apply(&c->settings, &c->topo, &c->plan, c->method, deadline, &res);
+	if (rc)
+		fprintf(stderr, "hugepar: %s\n", res.error);
+	fault_at("record");
+	rc = record_write(c->record_dir, &c->settings, &c->topo, &c->plan, &res, &rec);
+	if (rc)
+		fprintf(stderr, "hugepar: cannot write the record in %s: %s\n",
+			c->record_dir, strerror(-rc));
+	record_kmsg(&c->topo, &c->plan, &res, &rec);
+	fault_at("done");
+	rc = exit_of(res.status);
+	engine_result_free(&res);
+	undo_unlock();
+	return rc;
+}
+
+int cmd_apply(struct ctx *c)
+{
+	uint64_t start = now_ms(), boot = boottime_ms(), deadline;
+	int rc = state_dir_check(c->record_dir, true);
+
+	if (rc) {
+		fprintf(stderr, "hugepar: the record directory %s: %s\n", c->record_dir,
+			rc == -EPERM ? "not owned by this user, or writable by others"
+				     : strerror(-rc));
+		return EXIT_FAIL;
+	}
+	publish_clear(c->record_dir);
+	waiter_publish(c->record_dir, HP_PUB_PID, (uint64_t)getpid());
+	stop_install();
+	fault_init(getpid());
+	fault_at("start");
+	if (fault_flag("parallel")) /* the test build's boot tests: no probe */
+		c->method = HP_METHOD_PARALLEL;
+	if (load_settings(c)) {
+		rc = EXIT_FAIL;
+	} else {
+		deadline = start + c->settings.timeout_ms;
+		waiter_publish(c->record_dir, HP_PUB_DEADLINE,
+			       boot + c->settings.timeout_ms);
+		/* systemd: the unit's start timeout is hugepar's own deadline */
+		notify_extend_timeout(c->settings.timeout_ms + HP_WAIT_GRACE_MS);
+		rc = apply(c, deadline);
+	}
+	waiter_publish(c->record_dir, HP_PUB_EXIT, (uint64_t)rc);
+	notify_ready(rc);
+	return rc;
+}
+
+/* Put back what killed runs left raised; the same as every apply does first. */
+int cmd_recover(struct ctx *c)
+{
+	struct hp_recovery rec = {0};
+	int rc = undo_lock(now_ms() + 10000), failed = 0;
+
+	if (rc) {
+		fprintf(stderr, "hugepar: cannot take the lock in %s: %s\n", HP_STATE_DIR,
+			rc == -EAGAIN ? "another hugepar apply is running"
+				      : strerror(-rc));
+		return rc == -EAGAIN ? EXIT_BUSY : EXIT_FAIL;
+	}
+	undo_recover(rec.fix, HP_MAX_SIZES, &rec.n);
+	for (unsigned i = 0; i < rec.n; i++) {
+		char line[256];
+
+		recovery_describe(&rec.fix[i], line, sizeof(line));
+		record_log(rec.fix[i].rc ? LOG_ERR : LOG_WARNING, "%s", line);
+		failed += rec.fix[i].rc != 0;
+	}
+	undo_unlock();
+	(void)c;
+	return failed ? EXIT_FAIL : EXIT_OK;
+}
+
+/* For the boot hooks: wait for the background apply, stop it when it runs past its
+ * deadline, put back what it may have left, and say what happened. */
+int cmd_wait(struct ctx *c)
+{
+	struct wait_result w;
+	uint64_t fallback;
+
+	/* A run that died before publishing its deadline: take the settings' own. */
+	load_settings(c);
+	fallback = boottime_ms() + c->settings.timeout_ms;
+	wait_for_run(c->record_dir, fallback, &w);
+	if (!w.started)
+		return EXIT_OK;
+	if (w.exited)
+		return (int)MIN(w.exit_code, UINT64_C(255));
+	record_log(LOG_WARNING, "%s after %llu ms; the boot goes on",
+		   w.stopped
+		       ? (w.killed ? "apply was still running past its deadline: killed"
+				   : "apply was still running past its deadline: stopped")
+		       : "apply ended without a result",
+		   (unsigned long long)w.waited_ms);
+	if (!w.stopped || w.killed) {
+		struct hp_recovery rec = {0};
+
+		if (undo_lock(now_ms() + 2000) == 0) {
+			undo_recover(rec.fix, HP_MAX_SIZES, &rec.n);
+			undo_unlock();
+		}
+		record_failure(c->record_dir, &c->settings, &rec,
+			       w.killed
+				   ? "stopped at the root switch: still running past its "
+				     "deadline"
+				   : "ended without a record");
+	}
+	return EXIT_FAIL;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sim.h - a simulated kernel behind hugetlb.h, so the engine's paths can be tested
+ * on a fixture tree without root (test build only; see doc/simulator.md).
+ *
+ * The state lives in DIR/.sim/state under the path layer's root, shared by every
+ * process of a run (workers included) and by later runs; it is made from the
+ * fixture's sysfs files on first use, and the files are written back after every
+ * change, so `hugepar plan --sysroot DIR` and `cat` see what the kernel would show.
+ */
+#ifndef HUGEPAR_SIM_H
+#define HUGEPAR_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hugetlb.h"
+
+#define SIM_MAX_NODES	64
+#define SIM_MAX_HOLDERS 256
+#define SIM_MAX_RATE	16
+
+enum sim_rule { SIM_RULE_NR, SIM_RULE_PERSISTENT };
+enum sim_place { SIM_PLACE_CPU, SIM_PLACE_BIND };
+
+struct sim_rate {
+	uint32_t workers;   /* allocators at work on the node at once */
+	double pages_per_s; /* the node's rate with that many, all together */
+};
+
+struct sim_size {
+	uint64_t kb;
+	uint64_t resv, overcommit;
+	unsigned next_alloc, next_free; /* the kernel's round-robin node cursors */
+	unsigned nrate;
+	struct sim_rate rate[SIM_MAX_RATE];
+};
+
+struct sim_node {
+	unsigned id;
+	bool has_memory, has_cpus;
+	uint64_t mem_total, mem_free; /* bytes */
+	struct hp_pool pool[HUGETLB_MAX_SIZES];
+	int32_t active; /* processes allocating on the node now (the cost model) */
+};
+
+/* A process's reservations, the pages it uses and the pages it is allocating, per
+ * size: the kernel gives them back when the process is gone. A process touches few
+ * nodes (a worker one): their counts are kept for up to SIM_HOLDER_NODES. */
+#define SIM_HOLDER_NODES 8
+
+struct sim_on {
+	uint32_t node; /* index */
+	uint32_t used, inflight;
+};
+
+struct sim_holder {
+	int32_t pid;
+	uint32_t z;
+	uint64_t resv;	/* reserved, not used */
+	int32_t active; /* the node it allocates on now, or -1 */
+	uint32_t non;
+	struct sim_on on[SIM_HOLDER_NODES]; /* pages in use and in flight, by node */
+};
+
+struct sim_state {
+	unsigned nnodes, nsizes;
+	enum sim_rule rule;
+	enum sim_place place;
+	bool gigantic_overcommit;
+	bool numa;
+	double scale;	     /* simulated seconds per real second */
+	uint64_t default_kb; /* Hugepagesize of /proc/meminfo */
+	struct sim_size sizes[HUGETLB_MAX_SIZES];
+	struct sim_node nodes[SIM_MAX_NODES];
+	/* what the files under the root show now: only changes are written */
+	struct hp_pool shown[SIM_MAX_NODES][HUGETLB_MAX_SIZES];
+	struct hp_global shown_global[HUGETLB_MAX_SIZES];
+	uint64_t shown_free[SIM_MAX_NODES];
+	uint64_t reaped_ms;   /* when dead holders were last looked for */
+	uint64_t rendered_ms; /* when the files were last written */
+	unsigned nholders;
+	/* last: an operation copies only the holders in use */
+	struct sim_holder holders[SIM_MAX_HOLDERS];
+};
+
+/*
+ * The file: two copies of the state and which one is current. An operation works on
+ * the other copy and makes it current with one store, so a process killed in the
+ * middle of one (SIGKILL cannot be blocked) leaves the last whole state, as the
+ * kernel's spinlocked sections do. Pages a killed process was allocating are in its
+ * holder's inflight counts and go back with it.
+ */
+#define SIM_MAGIC "HPSIM4"
+
+struct sim_file {
+	char magic[8];
+	uint32_t cur;
+	uint32_t pad;
+	struct sim_state st[2];
+};
+
+extern const struct hugetlb_ops hugetlb_sim;
+
+/* Open (or make) the state under the path layer's root. Returns 0 or -errno. */
+int sim_open(void);
+
+/* Pieces shared by sim.c, simcore.c and simfile.c. */
+struct sim_state *sim_state(void);
+int sim_lock(void);
+void sim_unlock(void);
+int sim_node_index(unsigned id);
+int sim_size_index(uint64_t kb);
+int simfile_create(const char *state_file);
+/* Write what changed in st since the last time to the files under the root. */
+void simfile_render(struct sim_state *st);
+
+/* For test/simctl.c: print the state; hold pages as another process would. */
+void sim_show(FILE *f);
+int sim_use(uint64_t kb, uint64_t pages, unsigned node);
+
+#endif

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* adapt.c - unit tests: the worker-count controller's search, on curves. */
+#include <string.h>
+
+#include "adapt.h"
+#include "unit.h"
+
+/* A node's rate with k workers: a table, interpolated, flat past its ends. */
+struct curve {
+	unsigned n;
+	double k[8], rate[8];
+};
+
+static double curve_at(const struct curve *c, unsigned k)
+{
+	if (k <= c->k[0])
+		return c->rate[0] * k / c->k[0];
+	for (unsigned i = 1; i < c->n; i++)
+		if (k <= c->k[i])
+			return c->rate[i - 1] + (c->rate[i] - c->rate[i - 1]) *
+						    (k - c->k[i - 1]) /
+						    (c->k[i] - c->k[i - 1]);
+	return c->rate[c->n - 1];
+}
+
+/* Drive the controller on a curve until it settles: the counts it tried, in order,
+ * as "8 16 32 -> 12". */
+static const char *adapt_run(const struct curve *c, unsigned ceiling, char *buf,
+			     size_t len)
+{
+	struct adapt a;
+	size_t off = 0;
+
+	adapt_init(&a, ceiling, false);
+	for (unsigned steps = 0; !a.settled && steps < 20; steps++) {
+		off +=
+		    (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "", a.k);
+		adapt_step(&a, curve_at(c, a.k));
+	}
+	snprintf(buf + off, len - off, " -> %u", a.k);
+	return buf;
+}
+
+/* Curves: the seeds' machines per node (all threads over 2 nodes), and shapes the
+ * search must find its way on. */
+static const struct curve skylake = {
+    5, {4, 8, 16, 32, 64}, {272.7, 545.5, 750, 631.6, 600}};
+static const struct curve cascade = {
+    5, {4, 8, 16, 32, 64}, {307.7, 600, 1090.9, 1200, 1333.3}};
+static const struct curve knee = {
+    8, {1, 2, 4, 8, 12, 16, 24, 48}, {80, 160, 310, 560, 720, 650, 560, 480}};
+static const struct curve growing = {5, {1, 2, 4, 8, 16}, {100, 190, 350, 620, 1050}};
+static const struct curve flat = {2, {1, 2}, {500, 500}};
+static const struct curve lock = {5, {1, 2, 4, 8, 16}, {100, 125, 100, 80, 60}};
+static const struct curve small = {4, {1, 2, 3, 4}, {100, 180, 240, 220}};
+static const struct curve knee6 = {
+    6, {1, 2, 4, 6, 8, 16}, {100, 195, 370, 520, 480, 400}};
+
+/* The search: up while it pays, down when growing does not, midpoints after. */
+static void test_adapt_search(void)
+{
+	char buf[128];
+
+	/* starts at a small power of two, grows while it pays, narrows in on the best
+	 * measured: the knee on each shape */
+	CHECK(strcmp(adapt_run(&skylake, 72, buf, sizeof(buf)),
+		     "4 8 16 32 24 12 -> 16") == 0);
+	CHECK(strcmp(adapt_run(&cascade, 96, buf, sizeof(buf)),
+		     "4 8 16 32 64 96 -> 64") == 0);
+	CHECK(strcmp(adapt_run(&knee, 48, buf, sizeof(buf)),
+		     "4 8 16 32 12 14 10 -> 12") == 0);
+	CHECK(strcmp(adapt_run(&growing, 16, buf, sizeof(buf)), "4 8 16 -> 16") == 0);
+	/* a knee between powers of two: found from both sides */
+	CHECK(strcmp(adapt_run(&knee6, 16, buf, sizeof(buf)), "4 8 16 12 6 7 5 -> 6") ==
+	      0);
+	/* the best at the ceiling, reached by a gain far from proportional: below it */
+	CHECK(strcmp(adapt_run(&knee6, 8, buf, sizeof(buf)), "2 4 8 6 7 5 -> 6") == 0);
+	CHECK(strcmp(adapt_run(&small, 4, buf, sizeof(buf)), "2 4 3 -> 3") == 0);
+	/* growing from the start does not pay: fewer are measured, down to one */
+	CHECK(strcmp(adapt_run(&flat, 64, buf, sizeof(buf)), "4 8 16 2 1 -> 1") == 0);
+	CHECK(strcmp(adapt_run(&flat, 8, buf, sizeof(buf)), "2 4 8 1 -> 1") == 0);
+	CHECK(strcmp(adapt_run(&lock, 16, buf, sizeof(buf)), "4 8 2 1 3 -> 2") == 0);
+	CHECK(strcmp(adapt_run(&lock, 2, buf, sizeof(buf)), "2 1 -> 2") == 0);
+}
+
+/* With one writer's rate from the probe. */
+static void test_adapt_one(void)
+{
+	struct adapt a;
+
+	/* one writer's rate known from the auto probe: two workers clearly above it
+	 * leave nothing for one to win; a node bound by a lock is still halved */
+	adapt_init(&a, 2, false);
+	a.one = 100;
+	while (!a.settled)
+		adapt_step(&a, curve_at(&growing, a.k));
+	CHECK(a.k == 2 && a.nrates == 1 && a.peak == 2);
+	adapt_init(&a, 16, false);
+	a.one = 100;
+	while (!a.settled)
+		adapt_step(&a, curve_at(&lock, a.k));
+	CHECK(a.k == 2 && a.nrates == 5);
+}
+
+/* Small ceilings. */
+static void test_adapt_small(void)
+{
+	struct adapt a;
+	char buf[128];
+
+	/* small ceilings: measured too, but one worker has nothing to measure */
+	CHECK(strcmp(adapt_run(&growing, 3, buf, sizeof(buf)), "2 3 -> 3") == 0);
+	CHECK(strcmp(adapt_run(&growing, 1, buf, sizeof(buf)), " -> 1") == 0);
+	CHECK(strcmp(adapt_run(&growing, 0, buf, sizeof(buf)), " -> 1") == 0);
+	adapt_init(&a, 1, false);
+	CHECK(a.settled && a.k == 1 &&
+	      strcmp(a.why, "1 worker, the most this node may have") == 0);
+}
+
+/* What the record says, and a fixed count. */
+static void test_adapt_words(void)
+{
+	struct adapt a;
+
+	/* the record's words */
+	adapt_init(&a, 48, false);
+	while (!a.settled)
+		adapt_step(&a, curve_at(&knee, a.k));
+	CHECK(a.nrates == 7 && a.rates[4].workers == 12 && a.rates[4].pages_per_s == 720);
+	CHECK(a.peak == 32);
+	CHECK(strcmp(a.why,
+		     "32 workers gave -17% over 16; the best measured: 12 workers, "
+		     "720 pages/s") == 0);
+	adapt_init(&a, 8, false);
+	while (!a.settled)
+		adapt_step(&a, curve_at(&flat, a.k));
+	CHECK(a.k == 1 && a.peak == 8 &&
+	      strcmp(a.why, "1 worker gave +0% over 2; the best measured: 1 worker, "
+			    "500 pages/s") == 0);
+
+	/* a fixed count is the answer from the start */
+	adapt_init(&a, 24, true);
+	CHECK(a.settled && a.k == 24 && adapt_step(&a, 1000) == 24 && a.nrates == 0);
+	CHECK(strcmp(a.why, "24 workers asked for") == 0);
+}
+
+/* Work that ends first, and rates of zero. */
+static void test_adapt_edges(void)
+{
+	struct adapt a;
+
+	/* the work ended first; rates past 4e9 are held at that */
+	adapt_init(&a, 64, false);
+	adapt_step(&a, 1e12);
+	adapt_done(&a);
+	CHECK(a.settled && a.k == 8 && a.rates[0].pages_per_s == 4000000000u);
+	CHECK(strcmp(a.why, "the work ended at 8 workers, before a settled measure") ==
+	      0);
+	adapt_done(&a);
+	CHECK(a.k == 8);
+
+	/* a zero rate measured is no reason to divide by zero */
+	adapt_init(&a, 64, false);
+	adapt_step(&a, 0);
+	adapt_step(&a, 100);
+	CHECK(a.k == 16 && !a.settled);
+}
+
+const struct unit_test unit_adapt[] = {
+    {"adapt_search", test_adapt_search}, {"adapt_one", test_adapt_one},
+    {"adapt_small", test_adapt_small},	 {"adapt_words", test_adapt_words},
+    {"adapt_edges", test_adapt_edges},	 {NULL, NULL},
+};

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan.c - unit tests: the plan arithmetic: shares, floors, modes, workers, rounding. */
+#include <stdint.h>
+#include <string.h>
+
+#include "plan.h"
+#include "settings.h"
+#include "topology.h"
+#include "unit.h"
+
+static struct hp_settings S;
+
+/* A synthetic machine: n nodes, equal CPUs and memory, sizes 2M and 1G. */
+static struct hp_node nodes[64];
+static struct hp_idset cpus[64];
+
+static void machine(struct hp_topology *t, unsigned n, unsigned cpn, uint64_t mem,
+		    uint64_t free_)
+{
+	memset(t, 0, sizeof(*t));
+	memset(nodes, 0, sizeof(nodes));
+	memset(cpus, 0, sizeof(cpus));
+	t->numa = t->hugetlb = true;
+	t->nnodes = n;
+	t->nodes = nodes;
+	t->nsizes = 2;
+	t->sizes[0].kb = 2048;
+	t->sizes[1].kb = 1048576;
+	strcpy(t->release, "6.1.0"); /* 1G: serial, as before Linux 6.19 */
+	for (unsigned i = 0; i < n; i++) {
+		nodes[i].id = i;
+		nodes[i].cpus = &cpus[i];
+		for (unsigned c = 0; c < cpn; c++)
+			idset_add(&cpus[i], i * cpn + c);
+		nodes[i].ncpus = cpn;
+		nodes[i].mem_total = nodes[i].mem_basis = mem;
+		nodes[i].mem_free = free_;
+		nodes[i].has_memory = mem > 0;
+	}
+	t->ncpus_online = n * cpn;
+}
+
+#define GiB (UINT64_C(1) << 30)
+
+/* Counts, amounts and shares; the floor caps; 1G placed before 2M. */
+static void test_plan_amounts(void)
+{
+	struct hp_settings *s = &S;
+	struct hp_topology t;
+	struct hp_plan p;
+
+	machine(&t, 2, 4, 16 * GiB, 10 * GiB);
+	settings_free(s);
+	settings_set(s, "pages", "2M:1024@0 2M:25%@1 1G:8@1", "t", false);
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->target == 1024 &&
+	      plan_cell(&p, 0, 0)->cut == HP_CUT_NONE);
+	CHECK(plan_cell(&p, 1, 1)->target == 8);
+	/* node 1: 10G free - 512M floor - 8G of 1G pages = 1.5G = 768 pages of 4G
+	 * wanted */
+	CHECK(plan_cell(&p, 1, 0)->requested == 2048 &&
+	      plan_cell(&p, 1, 0)->target == 768);
+	CHECK(plan_cell(&p, 1, 0)->cut == HP_CUT_FLOOR);
+	CHECK(p.work[1] == 768 * (UINT64_C(2) << 20)); /* 1G pages are not worker work */
+	plan_free(&p);
+}
+
+/* Memory that is not there vs the floor. */
+static void test_plan_memory(void)
+{
+	struct hp_settings *s = &S;
+	struct hp_topology t;
+	struct hp_plan p;
+
+	machine(&t, 2, 4, 16 * GiB, 10 * GiB);
+	settings_free(s);
+	settings_set(s, "pages", "2M:40G", "t", false);
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->cut == HP_CUT_MEMORY &&
+	      plan_cell(&p, 0, 0)->target == 4864);
+	plan_free(&p);
+}
+
+/* Grow keeps a larger pool; exact shrinks it and frees memory for growth. */
+static void test_plan_modes(void)
+{
+	struct hp_settings *s = &S;
+	struct hp_topology t;
+	struct hp_plan p;
+
+	machine(&t, 2, 4, 16 * GiB, 10 * GiB);
+	nodes[0].pool[0].nr = 2000;
+	nodes[0].pool[0].surplus = 100; /* surplus pages are not the pool */
+	settings_free(s);
+	settings_set(s, "pages", "2M:1000@0", "t", false);
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->current == 1900 &&
+	      plan_cell(&p, 0, 0)->target == 1900 &&
+	      plan_cell(&p, 0, 0)->cut == HP_CUT_GROW && p.threads[0] == 0);
+	plan_free(&p);
+	settings_set(s, "mode", "exact", "t", false);
+	settings_set(s, "pages", "1G:10@0", "t", false);
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->target == 1000);
+	/* 10G free - 512M + 900 pages * 2M freed = 11.26G -> 10 pages of 1G fit */
+	CHECK(plan_cell(&p, 0, 1)->target == 10 &&
+	      plan_cell(&p, 0, 1)->cut == HP_CUT_NONE);
+	plan_free(&p);
+	nodes[0].pool[0].nr = nodes[0].pool[0].surplus = 0;
+}
+
+/* Later entries win per node and size. */
+static void test_plan_later(void)
+{
+	struct hp_settings *s = &S;
+	struct hp_topology t;
+	struct hp_plan p;
+
+	machine(&t, 2, 4, 16 * GiB, 10 * GiB);
+	settings_free(s);
+	settings_set(s, "pages", "2M:100", "a", false);
+	settings_load_cmdline(s, "rd.hugepar.pages=2M:7@1");
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->target == 100 && plan_cell(&p, 1, 0)->target == 7);
+	plan_free(&p);
+}
+
+/* Values near overflow are capped, not wrapped. */
+static void test_plan_overflow(void)
+{
+	struct hp_settings *s = &S;
+	struct hp_topology t;
+	struct hp_plan p;
+
+	machine(&t, 1, 2, UINT64_MAX / 2, UINT64_MAX / 2);
+	settings_free(s);
+	settings_set(s, "pages", "2M:100% 1G:18446744073709551615", "t", false);
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 1)->target < UINT64_MAX / GiB);
+	CHECK(plan_cell(&p, 0, 0)->target + plan_cell(&p, 0, 1)->target * 512 <=
+	      (UINT64_MAX / 2) / (UINT64_C(2) << 20));
+	plan_free(&p);
+}
+
+/* A node without memory gets nothing; a CPU-less node no workers. */
+static void test_plan_no_memory(void)
+{
+	struct hp_settings *s = &S;
+	struct hp_topology t;
+	struct hp_plan p;
+
+	machine(&t, 3, 4, 8 * GiB, 8 * GiB);
+	nodes[2].mem_total = nodes[2].mem_free = nodes[2].mem_basis = 0;
+	nodes[2].has_memory = false;
+	nodes[1].ncpus = 0;
+	settings_free(s);
+	settings_set(s, "pages", "2M:1024", "t", false);
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 2, 0)->target == 0 &&
+	      plan_cell(&p, 2, 0)->cut == HP_CUT_NO_MEMORY);
+	CHECK(p.threads[0] == 4 && p.threads[1] == 0 && p.threads[2] == 0);
+	plan_free(&p);
+}
+
+/* An explicit total is honoured exactly, spread by work. */
+static void test_plan_total(void)
+{
+	struct hp_settings *s = &S;
+	struct hp_topology t;
+	struct hp_plan p;
+
+	machine(&t, 4, 8, 64 * GiB, 64 * GiB);
+	settings_free(s);
+	settings_set(s, "pages", "2M:1000@0 2M:3000@1 2M:1@2", "t", false);
+	settings_set(s, "threads", "9", "t", false);
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(p.threads_total == 9 && p.threads[3] == 0 && p.threads[2] == 1);
+	CHECK(p.threads[1] == 6 && p.threads[0] == 2);
+	plan_free(&p);
+	settings_set(s, "threads", "2", "t", false);
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(p.threads_total == 2 && p.threads[1] == 1 && p.threads[0] == 1 &&
+	      p.threads[2] == 0);
+	plan_free(&p);
+}
+
+/* Shares are of the memory basis, rounded down to the granularity: two boots
+ * whose MemTotal differs by 0.1% give the same count. */
+static void test_plan_rounding(void)
+{
+	struct hp_settings *s = &S;
+	struct hp_topology t;
+	struct hp_plan p;
+
+	machine(&t, 1, 4, UINT64_C(386355) << 20, UINT64_C(380000) << 20);
+	settings_free(s);
+	settings_set(s, "pages", "2M:50%", "t", false);
+	CHECK(plan_granularity(s, &nodes[0], 2 << 20) == 2048); /* 2% = 3863 -> 2048 */
+	CHECK(plan_granularity(s, &nodes[0], UINT64_C(1) << 30) == 4); /* 7.5 -> 4 */
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->requested == 96256 &&
+	      plan_cell(&p, 0, 0)->unrounded == 96588 && plan_cell(&p, 0, 0)->rounded);
+	plan_free(&p);
+	nodes[0].mem_basis = UINT64_C(385200) << 20;
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->requested == 96256);
+	plan_free(&p);
+	/* a count is taken as it is; an explicit granularity as given */
+	settings_set(s, "pages", "2M:96588", "t", false);
+	settings_set(s, "granularity", "1G", "t", false);
+	CHECK(plan_granularity(s, &nodes[0], 2 << 20) == 512);
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->requested == 96588 && !plan_cell(&p, 0, 0)->rounded);
+	plan_free(&p);
+	/* a cut by free memory is rounded too */
+	settings_set(s, "pages", "2M:400G", "t", false);
+	CHECK(plan_make(s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->target == 189440 &&
+	      plan_cell(&p, 0, 0)->unrounded == 189744);
+	plan_free(&p);
+}
+
+/* The auto formula. */
+static void test_plan_auto(void)
+{
+	CHECK(plan_auto_threads(0, GiB) == 0 && plan_auto_threads(8, 0) == 0);
+	CHECK(plan_auto_threads(2, 300 << 20) == 2 &&
+	      plan_auto_threads(2, 100 << 20) == 1);
+	CHECK(plan_auto_threads(72, 700 * GiB) == 72 && plan_auto_threads(72, GiB) == 4);
+	CHECK(plan_auto_threads(1, 700 * GiB) == 1 &&
+	      plan_auto_threads(3, 700 * GiB) == 3);
+}
+
+const struct unit_test unit_plan[] = {
+    {"plan_amounts", test_plan_amounts},   {"plan_memory", test_plan_memory},
+    {"plan_modes", test_plan_modes},	   {"plan_later", test_plan_later},
+    {"plan_overflow", test_plan_overflow}, {"plan_no_memory", test_plan_no_memory},
+    {"plan_total", test_plan_total},	   {"plan_rounding", test_plan_rounding},
+    {"plan_auto", test_plan_auto},	   {NULL, NULL},
+};

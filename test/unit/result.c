@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* result.c - unit tests: judging the results, and the auto estimate. */
+#include <string.h>
+
+#include "kinfo.h"
+#include "plan.h"
+#include "result.h"
+#include "unit.h"
+
+static void test_result(void)
+{
+	struct hp_cell c = {
+	    .requested_set = true, .current = 10, .requested = 100, .target = 100};
+	struct auto_node an[2] = {{.rest = 1000, .page_ns = 3000000, .workers = 2},
+				  {.rest = 1000, .page_ns = 3000000, .workers = 2}};
+	struct auto_estimate e;
+
+	CHECK(result_cell_status(&c, 100) == HP_STATUS_OK);
+	CHECK(result_cell_status(&c, 50) == HP_STATUS_PARTIAL);
+	CHECK(result_cell_status(&c, 10) == HP_STATUS_FAILED);
+	c.cut = HP_CUT_FLOOR;
+	CHECK(result_cell_status(&c, 100) == HP_STATUS_CAPPED);
+	c.cut = HP_CUT_NONE;
+	c.target = 5; /* exact mode, shrinking */
+	CHECK(result_cell_status(&c, 5) == HP_STATUS_OK);
+	CHECK(result_cell_status(&c, 7) == HP_STATUS_PARTIAL);
+	c.requested_set = false;
+	CHECK(result_cell_status(&c, 10) == HP_STATUS_UNCHANGED);
+
+	/* zeroed pages on two nodes: parallel; cheap pages: serial */
+	result_auto_estimate(an, 2, 1000, &e);
+	CHECK(e.parallel && e.serial_us == 6000000 && e.parallel_us == 4000 + 1500000);
+	CHECK(result_auto_clear(an, 2, 1000)); /* one page's probe is enough */
+	an[0].page_ns = an[1].page_ns = 2000;
+	result_auto_estimate(an, 2, 1000, &e);
+	CHECK(!e.parallel && !result_auto_clear(an, 2, 1000)); /* close: probe more */
+	an[0].page_ns = an[1].page_ns = 200;
+	CHECK(result_auto_clear(an, 2, 1000)); /* clearly serial */
+	/* two nodes can be no more than twice as fast: clear all the same */
+	an[0].page_ns = an[1].page_ns = 2500000;
+	an[0].rest = an[1].rest = 150;
+	an[0].workers = an[1].workers = 1;
+	result_auto_estimate(an, 2, 2500, &e);
+	CHECK(e.parallel && e.parallel_us * 2 > e.serial_us &&
+	      result_auto_clear(an, 2, 2500));
+	an[0].workers = an[1].workers = 0;
+	an[0].page_ns = an[1].page_ns = 3000000;
+	result_auto_estimate(an, 2, 1000, &e);
+	CHECK(!e.parallel && e.parallel_us == e.serial_us);
+
+	CHECK(release_at_least("6.12.48+deb13-amd64", 6, 7));
+	CHECK(!release_at_least("6.1.0-57-amd64", 6, 7));
+	CHECK(release_at_least("7.0", 6, 19) && !release_at_least("", 6, 7));
+}
+
+static void test_judge(void)
+{
+	struct hp_cell cells[2] = {
+	    {.requested_set = true, .current = 0, .requested = 10, .target = 10},
+	    {.requested_set = true, .current = 20, .requested = 5, .target = 5}};
+	struct hp_plan p = {.nnodes = 2, .nsizes = 1, .cells = cells};
+	struct hp_cell_result rc[2] = {{.achieved = 4},
+				       {.achieved = 5, .surplus_after = 3}};
+	struct cell_note notes[2] = {{0}};
+	struct hp_result res = {.cells = rc};
+
+	/* the coordinator's end, not "node out of memory"; pages in use as surplus */
+	snprintf(res.sizes[0].failure, sizeof(res.sizes[0].failure),
+		 "its coordinator was killed by SIGKILL");
+	result_judge(&res, &p, notes, 0);
+	CHECK(rc[0].status == HP_STATUS_PARTIAL &&
+	      strcmp(rc[0].reason, "4 of 10: its coordinator was killed by SIGKILL") ==
+		  0);
+	CHECK(rc[1].status == HP_STATUS_PARTIAL &&
+	      strcmp(rc[1].reason, "3 pages in use stay as surplus until freed") == 0);
+	CHECK(res.status == HP_STATUS_PARTIAL);
+	/* a note of the engine's wins; an overcommit left raised fails the run */
+	snprintf(notes[0].note, sizeof(notes[0].note), "nr_hugepages write failed: EIO");
+	rc[1].surplus_after = 0;
+	res.sizes[0].restore_failed = true;
+	result_judge(&res, &p, notes, 0);
+	CHECK(strcmp(rc[0].reason, "4 of 10: nr_hugepages write failed: EIO") == 0);
+	CHECK(rc[1].status == HP_STATUS_OK && res.status == HP_STATUS_FAILED);
+}
+
+const struct unit_test unit_result[] = {
+    {"result", test_result},
+    {"judge", test_judge},
+    {NULL, NULL},
+};

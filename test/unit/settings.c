@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* settings.c - unit tests: merging the settings sources, and their limits. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "settings.h"
+#include "topology.h"
+#include "unit.h"
+
+static struct hp_settings S;
+
+static void test_settings(void)
+{
+	struct hp_settings *s = &S;
+
+	settings_free(s);
+	settings_set(s, "pages", "2M:512 1G:4@0,2-3;2M:50%@1", "f:1", false);
+	CHECK(s->nentries == 3 && s->nproblems == 0);
+	CHECK(s->entries[0].size_kb == 2048 &&
+	      s->entries[0].amount.kind == HP_AMOUNT_COUNT &&
+	      s->entries[0].amount.value == 512 && s->entries[0].all_nodes);
+	CHECK(s->entries[1].size_kb == 1048576 && !s->entries[1].all_nodes &&
+	      idset_count(&s->entries[1].nodes) == 3 &&
+	      idset_has(&s->entries[1].nodes, 2));
+	CHECK(s->entries[2].amount.kind == HP_AMOUNT_PERCENT &&
+	      s->entries[2].amount.value == 5000);
+
+	/* Commas separate entries only where a new SIZE:AMOUNT starts. */
+	settings_free(s);
+	settings_load_cmdline(
+	    s, "quiet rd.hugepar.pages=2M:50%,1G:2@0,1,2M:64G@2 root=/dev/x");
+	CHECK(s->nentries == 3 && s->nproblems == 0);
+	CHECK(idset_count(&s->entries[1].nodes) == 2);
+	CHECK(s->entries[2].amount.kind == HP_AMOUNT_BYTES &&
+	      s->entries[2].amount.value == UINT64_C(64) << 30);
+
+	/* A bad entry is skipped and recorded; the good ones stay, and so does an
+	 * earlier good value of a key whose later value is bad. */
+	settings_free(s);
+	settings_load_cmdline(
+	    s, "rd.hugepar.threads=3 rd.hugepar.pages=2M:10,2M:x,1G:1@a "
+	       "rd.hugepar.threads=0 "
+	       "rd.hugepar.timeout=5 rd.hugepar.mode=fast rd.hugepar.bogus=1");
+	CHECK(s->nentries == 1 && s->nproblems == 5);
+	CHECK(strcmp(s->problems[0].key, "rd.hugepar.pages") == 0 &&
+	      strcmp(s->problems[0].value, "2M:x") == 0);
+	CHECK(strcmp(s->problems[1].value, "1G:1@a") == 0);
+	CHECK(strcmp(s->problems[2].key, "rd.hugepar.threads") == 0);
+	CHECK(strcmp(s->problems[3].key, "rd.hugepar.mode") == 0);
+	CHECK(strcmp(s->problems[4].message, "unknown key") == 0);
+	CHECK(s->timeout_ms == 5000 && s->threads == 3 && s->mode == HP_MODE_GROW);
+
+	/* Off switch, quotes, and "--" ends the kernel's part. */
+	settings_free(s);
+	settings_load_cmdline(
+	    s, "rd.hugepar=0 \"rd.hugepar.pages=2M:1 1G:1\" -- rd.hugepar.threads=3");
+	CHECK(!s->enabled && s->nentries == 2 && s->threads == 0);
+	settings_free(s);
+	settings_load_cmdline(s, "rd.hugepar rd.hugeparx=1");
+	CHECK(s->enabled && s->nproblems == 0 && s->nsources == 1);
+
+	/* Overflowing and odd values. */
+	settings_free(s);
+	settings_set(s, "pages", "2M:99999999999999999999 3K:1 1G:1@1024 1G:1@0-", "f:2",
+		     false);
+	CHECK(s->nentries == 1 && s->nproblems == 3); /* 3K is well formed */
+	settings_set(s, "reserve", "5%", "f:3", false);
+	CHECK(s->reserve.kind == HP_AMOUNT_PERCENT && s->reserve.value == 500);
+	settings_set(s, "reserve", "1073741824", "f:4", false);
+	CHECK(s->reserve.kind == HP_AMOUNT_BYTES && s->reserve.value == 1u << 30);
+	settings_set(s, "threads", "4097", "f:5", false);
+	settings_set(s, "timeout", "3601", "f:6", false);
+	CHECK(s->nproblems == 5 && s->threads == 0 &&
+	      s->timeout_ms == HP_DEFAULT_TIMEOUT);
+}
+
+/* Nothing is cut: long words, long node lists, many entries; a bare key is not a
+ * value; NUL bytes in a file are found and say so. */
+static void test_settings_limits(void)
+{
+	struct hp_settings *s = &S;
+	char word[4096], *big;
+	size_t n;
+
+	/* A padded word longer than any buffer keeps its meaning. */
+	n = (size_t)snprintf(word, sizeof(word), "rd.hugepar.pages=2M:1@0;");
+	memset(word + n, ';', 3000);
+	snprintf(word + n + 3000, sizeof(word) - n - 3000, "2M:123456@1");
+	settings_free(s);
+	settings_load_cmdline(s, word);
+	CHECK(s->nentries == 2 && s->nproblems == 0);
+	CHECK(s->nentries == 2 && s->entries[1].amount.value == 123456 &&
+	      idset_has(&s->entries[1].nodes, 1));
+
+	/* "@0,1,...,31" is longer than 63 bytes and is one entry. */
+	settings_free(s);
+	n = (size_t)snprintf(word, sizeof(word), "2M:10@");
+	for (unsigned i = 0; i < 32; i++)
+		n +=
+		    (size_t)snprintf(word + n, sizeof(word) - n, "%s%u", i ? "," : "", i);
+	settings_set(s, "pages", word, "f:1", false);
+	CHECK(s->nentries == 1 && idset_count(&s->entries[0].nodes) == 32);
+
+	/* More than 64 entries, more than 32 problems, more than 16 sources. */
+	settings_free(s);
+	big = malloc(200 * 16);
+	n = 0;
+	for (unsigned i = 0; i < 200; i++)
+		n += (size_t)sprintf(big + n, "2M:%u@%u ", i, i % 4);
+	settings_set(s, "pages", big, "f:1", false);
+	CHECK(s->nentries == 200);
+	for (unsigned i = 0; i < 50; i++)
+		settings_set(s, "threads", "lots", "f:2", false);
+	CHECK(s->nproblems == 50);
+	for (unsigned i = 0; i < 20; i++) {
+		char origin[32];
+
+		snprintf(origin, sizeof(origin), "file %u", i);
+		settings_load_cmdline_from(s, "rd.hugepar.mode=exact", origin);
+	}
+	CHECK(s->nsources == 20);
+	free(big);
+
+	/* A bare key is not "=1"; a bare rd.hugepar is on, as getargbool says. */
+	settings_free(s);
+	settings_load_cmdline(s, "rd.hugepar.pages rd.hugepar");
+	CHECK(s->nentries == 0 && s->nproblems == 1 && s->enabled);
+	CHECK(s->nproblems == 1 &&
+	      strstr(s->problems[0].message, "rd.hugepar.pages=VALUE"));
+
+	/* A long bad value is shown shortened, with its length. */
+	settings_free(s);
+	memset(word, 'x', 1000);
+	word[1000] = '\0';
+	settings_set(s, "mode", word, "f:1", false);
+	CHECK(s->nproblems == 1 && strstr(s->problems[0].value, "(1000 bytes)") &&
+	      strlen(s->problems[0].value) < 120);
+	settings_free(s);
+}
+
+const struct unit_test unit_settings[] = {
+    {"settings", test_settings},
+    {"settings_limits", test_settings_limits},
+    {NULL, NULL},
+};
