@@ -15,6 +15,13 @@
 
 static char root[4096] = "";
 
+/*
+ * The files here are opened, read or written, and closed at once, never held across
+ * a fork, and hugepar never execs: they are opened without O_CLOEXEC, which musl
+ * follows with an fcntl() of its own, one more system call per file (a cost that
+ * shows under emulation, where a system call is dear).
+ */
+
 void path_set_root(const char *r)
 {
 	size_t n;
@@ -81,7 +88,7 @@ static int vread(char *buf, size_t len, const char *fmt, va_list ap)
 	rc = vbuild(p, sizeof(p), fmt, ap);
 	if (rc)
 		return rc;
-	fd = open(p, O_RDONLY | O_CLOEXEC);
+	fd = open(p, O_RDONLY);
 	if (fd < 0)
 		return -errno;
 	while (got + 1 < len) {
@@ -97,6 +104,10 @@ static int vread(char *buf, size_t len, const char *fmt, va_list ap)
 		if (n == 0)
 			break;
 		got += n;
+		/* A kernel attribute comes whole in one read, a line ending it: a read
+		 * that did not fill the buffer and ended a line was the last. */
+		if (got + 1 < len && buf[got - 1] == '\n')
+			break;
 	}
 	close(fd);
 	buf[got] = '\0';
@@ -140,7 +151,7 @@ int path_write_u64(uint64_t val, const char *fmt, ...)
 	if (rc)
 		return rc;
 	n = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)val);
-	fd = open(p, O_WRONLY | O_CLOEXEC);
+	fd = open(p, O_WRONLY);
 	if (fd < 0)
 		return -errno;
 	errno = 0;
@@ -155,7 +166,8 @@ DIR *path_opendir(const char *fmt, ...)
 {
 	char p[4096];
 	va_list ap;
-	int rc;
+	DIR *d;
+	int rc, fd;
 
 	va_start(ap, fmt);
 	rc = vbuild(p, sizeof(p), fmt, ap);
@@ -164,7 +176,17 @@ DIR *path_opendir(const char *fmt, ...)
 		errno = -rc;
 		return NULL;
 	}
-	return opendir(p);
+	/* not opendir(): with musl it adds an fcntl() of its own for O_CLOEXEC */
+	fd = open(p, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return NULL;
+	d = fdopendir(fd);
+	if (!d) {
+		rc = errno;
+		close(fd);
+		errno = rc;
+	}
+	return d;
 }
 
 int path_read_idlist(struct hp_idset *set, unsigned limit, const char *file)
