@@ -139,7 +139,7 @@ int cmd_apply(struct ctx *c)
 				     : strerror(-rc));
 		return EXIT_FAIL;
 	}
-	publish_clear(c->record_dir);
+	waiter_clear(c->record_dir);
 	waiter_publish(c->record_dir, HP_PUB_PID, (uint64_t)getpid());
 	stop_install();
 	fault_init(getpid());

@@ -45,7 +45,7 @@ int waiter_published(const char *dir, const char *name, uint64_t *value)
 	return parse_u64(strtrim(buf), value);
 }
 
-void publish_clear(const char *dir)
+void waiter_clear(const char *dir)
 {
 	static const char *const names[] = {HP_PUB_DEADLINE, HP_PUB_EXIT};
 	char p[4096];

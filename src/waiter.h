@@ -22,7 +22,7 @@
 int waiter_publish(const char *dir, const char *name, uint64_t value);
 int waiter_published(const char *dir, const char *name, uint64_t *value);
 /* Remove what an earlier run published (at the start of a run). */
-void publish_clear(const char *dir);
+void waiter_clear(const char *dir);
 
 struct wait_result {
 	bool started; /* a run was there to wait for */
