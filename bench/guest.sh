@@ -1,12 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs inside the QEMU guest, after the root switch (bench/qemu.sh). Kernel command
-# line: bench.pages=N (2M pages in all, split over the nodes), bench.mode=compare,
-# sweep or whole, bench.rounds=N (default 5). Prints "BENCH label ms pages" lines;
+# line: bench.pages=N (pages in all, split over the nodes), bench.size=KB (their
+# size, default 2048; bench.mode=whole only), bench.mode=compare, sweep or whole,
+# bench.rounds=N (default 5). Prints "BENCH label ms pages" lines;
 # /proc/uptime has 10 ms resolution, enough for runs of a few hundred ms (bench.mode=
 # whole times with timeit instead, and its lines carry the clock too).
-H=/sys/kernel/mm/hugepages/hugepages-2048kB
 arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+KB=$(arg bench.size)
+KB=${KB:-2048}
+H=/sys/kernel/mm/hugepages/hugepages-${KB}kB
 PAGES=$(arg bench.pages)
 MODE=$(arg bench.mode)
 ROUNDS=$(arg bench.rounds)
@@ -35,7 +38,7 @@ bare() {
 	t0=$(up)
 	for d in /sys/devices/system/node/node[0-9]*; do
 		for _ in "$d"/cpu[0-9]*; do
-			holdpages 2048 "${d##*node}" $((PAGES / cpus)) >/tmp/held &
+			holdpages "$KB" "${d##*node}" $((PAGES / cpus)) >/tmp/held &
 			pids="$pids $!"
 		done
 	done
@@ -70,9 +73,9 @@ run() { # label command...
 N=/sys/devices/system/node
 whole() {
 	mkdir -p /etc/hugepar.conf.d
-	printf 'pages = 2M:%s\nreserve = 64M\n' "$PER" >/etc/hugepar.conf.d/bench.conf
+	printf 'pages = %sK:%s\nreserve = 64M\n' "$KB" "$PER" >/etc/hugepar.conf.d/bench.conf
 	files=
-	for d in $N/node[0-9]*; do files="$files $d/hugepages/hugepages-2048kB/nr_hugepages $PER"; done
+	for d in $N/node[0-9]*; do files="$files $d/hugepages/hugepages-${KB}kB/nr_hugepages $PER"; done
 	cpus=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
 	for label in pernode global hugepar fixed trace exec; do
 		empty

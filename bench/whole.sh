@@ -6,7 +6,9 @@
 # writes and the global write timed the same way and the floor (bare processes, one a
 # CPU), in the same rounds (bench/guest.sh, bench.mode=whole). Then where hugepar's
 # time goes: the test build's trace of each phase, from the exec to the exit.
-#   bench/whole.sh [PAGES]   (default 300, split over the nodes; QEMU_ROUNDS, default 9)
+#   bench/whole.sh [PAGES]   (default 300, split over the nodes; QEMU_ROUNDS, default 9;
+#                            WHOLE_TOPO, default 768:1_768:1; WHOLE_KB, the page size in
+#                            kB, default 2048; BENCH_KERNEL, default 6.1)
 cd "$(dirname "$0")/.." || exit 1
 PAGES=${1:-300}
 ROUNDS=${QEMU_ROUNDS:-9}
@@ -16,7 +18,7 @@ mkdir -p $out
 [ -x build/timeit ] || make -s build/timeit || exit 1
 test/boot.sh setup late >/dev/null || { echo "bench: cannot build the boot images"; exit 1; }
 test/boot.sh bench whole "${TOPO//_/ }" \
-	"bench.pages=$PAGES bench.mode=whole bench.rounds=$ROUNDS rd.hugepar=0 init_on_alloc=1" >$out/whole.log
+	"bench.pages=$PAGES bench.size=${WHOLE_KB:-2048} bench.mode=whole bench.rounds=$ROUNDS rd.hugepar=0 init_on_alloc=1" >$out/whole.log
 /usr/bin/python3 - "$out/whole.log" "$PAGES" "$ROUNDS" "$TOPO" <<'PY'
 import statistics, sys
 log, pages, rounds, topo = sys.argv[1:5]
