@@ -248,6 +248,26 @@ run --method=parallel --cmdline "rd.hugepar.pages=1G:2@0"
 expect_eq "1G on 6.19: parallel" "$(field "r['sizes'][1]['method']")" parallel
 expect_eq "1G on 6.19: pages" "$(pools 1048576)" "2 0"
 OC=0 settled "1G on 6.19"
+# auto: gigantic pages go to workers without a probe where two workers or more can
+# take pages at once (the probe would keep them waiting for its page): on two nodes,
+# and on one node with two pages to go; one page on one node is probed
+two giant-619-auto 6.19.0
+run --cmdline "rd.hugepar.pages=1G:1"
+expect_eq "1G auto on two nodes: parallel, no probe" \
+	"$(field "(r['sizes'][1]['method'], r['sizes'][1]['method_note'], r['sizes'][1]['pages_by_workers'])")" \
+	"('parallel', 'auto: 1G pages, 2 workers at once: no probe', 2)"
+expect_eq "1G auto on two nodes: pages" "$(pools 1048576)" "1 1"
+OC=0 settled "1G auto on two nodes"
+two giant-619-auto2 6.19.0
+run --cmdline "rd.hugepar.pages=1G:2@1"
+expect_eq "1G auto, one node, two pages: parallel, no probe" \
+	"$(field "(r['sizes'][1]['method'], r['sizes'][1]['method_note'])")" \
+	"('parallel', 'auto: 1G pages, 2 workers at once: no probe')"
+expect_eq "1G auto, one node, two pages: pages" "$(pools 1048576)" "0 2"
+two giant-619-auto1 6.19.0
+run --cmdline "rd.hugepar.pages=1G:1@1"
+expect_eq "1G auto, one page: the probe decides" "$(field "r['sizes'][1]['method_note'][:13]")" "auto: serial "
+expect_eq "1G auto, one page: pages" "$(pools 1048576)" "0 1"
 
 machine cpuless "sizes 2048" "release 6.12.0" "node 0 cpus 0-3 mem 8G free 7G" "node 1 cpus - mem 8G free 7G"
 run --method=parallel --cmdline "rd.hugepar.pages=2M:40"

@@ -13,6 +13,7 @@
 #include "fault.h"
 #include "hugetlb.h"
 #include "parallel.h"
+#include "macros.h"
 #include "parse.h"
 #include "probe.h"
 #include "size.h"
@@ -94,6 +95,21 @@ static void set_method(struct size_job *j, enum hp_method m, const char *why)
 		snprintf(j->rep.sr.method_note, sizeof(j->rep.sr.method_note), "%s", why);
 }
 
+/* Workers that could reserve pages of this size at once: on each node that grows, its
+ * workers or its pages to go, whichever is fewer. */
+static uint64_t workers_at_once(const struct size_job *j)
+{
+	uint64_t k = 0;
+
+	for (unsigned n = 0; n < j->t->nnodes; n++) {
+		const struct hp_cell *c = plan_cell(j->p, n, j->z);
+
+		if (c->target > c->current)
+			k += MIN((uint64_t)c->workers, c->target - c->current);
+	}
+	return k;
+}
+
 /* Which way this size goes. */
 static enum hp_method choose(struct size_job *j)
 {
@@ -108,6 +124,17 @@ static enum hp_method choose(struct size_job *j)
 		snprintf(why, sizeof(why),
 			 "%s pages cannot be overcommitted before Linux 6.19", sz);
 		set_method(j, HP_METHOD_SERIAL, why);
+	} else if (j->method == HP_METHOD_AUTO && j->kb > HUGETLB_GIGANTIC_KB &&
+		   workers_at_once(j) >= 2) {
+		/* A gigantic page is a contiguous range the allocator must find and
+		 * isolate: 70-78 ms each unzeroed on a 2-vCPU VM with Linux 6.18,
+		 * about a second zeroed under emulation, against a fork's fraction of a
+		 * millisecond. Where two workers or more can take pages at once, they
+		 * pay, and a probe would keep them all waiting for its one page. */
+		snprintf(why, sizeof(why),
+			 "auto: %s pages, %llu workers at once: no probe", sz,
+			 (unsigned long long)workers_at_once(j));
+		set_method(j, HP_METHOD_PARALLEL, why);
 	} else if (j->method == HP_METHOD_AUTO && !size_auto_parallel(j))
 		set_method(j, HP_METHOD_SERIAL, NULL);
 	else
