@@ -215,6 +215,7 @@ bench:
 	@$(MAKE) --no-print-directory hugepar hugepar-test $(BUILD)/holdpages $(BUILD)/timeit
 	bench/run.sh
 	ADAPT_RUNS=5 test/adapt.sh
+	bench/sim1g.sh
 	bench/qemu.sh
 	bench/plot.sh
 
