@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs inside the QEMU guest, after the root switch (test/boot.sh, boot.rules): how
 # this kernel reads a node's nr_hugepages write while another program holds surplus
-# pages on the other node, and whether hugepar's per-node write is exact anyway.
+# pages on the other node, and whether hugepar's per-node write is exact anyway; where
+# it places a surplus page when the policy leaves it a choice; whether it lets a
+# gigantic size be overcommitted.
 # Prints RULE-* lines for test/boot.sh; doc/kernel-notes.md has the findings.
 H=/sys/kernel/mm/hugepages/hugepages-2048kB
 N0=/sys/devices/system/node/node0/hugepages/hugepages-2048kB
@@ -27,3 +29,30 @@ wait $hp 2>/dev/null
 echo "RULE-AFTER $(cat $H/surplus_hugepages)"
 echo 0 >$N0/nr_hugepages
 echo 0 >$H/nr_overcommit_hugepages
+
+# Where a surplus page goes when the policy leaves a choice: a holder on node 1's CPU
+# without a policy, then bound to both nodes (6.1: the CPU's node; 6.12: the lowest
+# node allowed; later kernels: see doc/kernel-notes.md)
+for policy in unbound bind-all; do
+	echo 2 >$H/nr_overcommit_hugepages
+	holdpages 2048 1 2 $policy >/tmp/held-$policy &
+	hp=$!
+	for _ in $(seq 100); do
+		[ -s /tmp/held-$policy ] && break
+		sleep 0.1
+	done
+	echo "RULE-PLACE-$policy $(cat $N0/surplus_hugepages) $(cat $N1/surplus_hugepages)"
+	kill $hp
+	wait $hp 2>/dev/null
+done
+echo 0 >$H/nr_overcommit_hugepages
+
+# Whether the kernel lets a gigantic size be overcommitted (6.19 on)
+G=/sys/kernel/mm/hugepages/hugepages-1048576kB
+if [ -d $G ]; then
+	if echo 1 >$G/nr_overcommit_hugepages 2>/dev/null; then g=accepted; else g=refused; fi
+	echo "RULE-GIGANTIC $g $(cat $G/nr_overcommit_hugepages)"
+	echo 0 >$G/nr_overcommit_hugepages 2>/dev/null
+else
+	echo "RULE-GIGANTIC no-size"
+fi

@@ -2,9 +2,11 @@
 /*
  * holdpages.c - for boot tests: hold huge pages as another program would, so that
  * a test can see how a kernel counts surplus pages held on another node.
- *   holdpages KB NODE PAGES   run on NODE's CPUs, bind to NODE, reserve PAGES
- *                             with a hugetlb mapping, print "held", and keep them
- *                             until killed
+ *   holdpages KB NODE PAGES [unbound|bind-all]
+ *        run on NODE's CPUs, bind to NODE (with "unbound" keep the default policy,
+ *        with "bind-all" bind to nodes 0 and 1), reserve PAGES with a hugetlb mapping,
+ *        print "held", and keep them until killed; the last two show where a
+ *        kernel places surplus pages when the policy leaves it a choice
  */
 #include <errno.h>
 #include <sched.h>
@@ -50,12 +52,14 @@ static void pin(unsigned node)
 
 int main(int argc, char **argv)
 {
+	const char *policy = argc == 5 ? argv[4] : "bind";
 	unsigned long kb, node, pages, mask;
 	size_t psz;
 	void *p;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: holdpages KB NODE PAGES\n");
+	if ((argc != 4 && argc != 5) ||
+	    (strcmp(policy, "bind") && strcmp(policy, "unbound") && strcmp(policy, "bind-all"))) {
+		fprintf(stderr, "usage: holdpages KB NODE PAGES [unbound|bind-all]\n");
 		return 2;
 	}
 	kb = strtoul(argv[1], NULL, 10);
@@ -63,8 +67,8 @@ int main(int argc, char **argv)
 	pages = strtoul(argv[3], NULL, 10);
 	psz = kb * 1024;
 	pin(node);
-	mask = 1UL << node;
-	if (syscall(SYS_set_mempolicy, MPOL_BIND, &mask, sizeof(mask) * 8 + 1))
+	mask = strcmp(policy, "bind-all") ? 1UL << node : 3UL;
+	if (strcmp(policy, "unbound") && syscall(SYS_set_mempolicy, MPOL_BIND, &mask, sizeof(mask) * 8 + 1))
 		perror("holdpages: set_mempolicy");
 	p = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |

@@ -2,8 +2,10 @@
 /*
  * simctl.c - drive the simulated kernel from a test, as another program would:
  *   simctl DIR show                  print the state
- *   simctl DIR hold KB NODE PAGES    reserve PAGES bound to NODE, print "held" and
- *                                    hold them until stdin closes or a signal comes
+ *   simctl DIR hold KB NODE PAGES [unbound]
+ *                                    reserve PAGES bound to NODE (with "unbound": on
+ *                                    NODE's CPUs, no policy), print "held" and hold
+ *                                    them until stdin closes or a signal comes
  *   simctl DIR use KB NODE PAGES     the same, with the pages in use (faulted in)
  *   simctl DIR write KB NODE|-1 VAL  write nr_hugepages of a node, or the global one
  *   simctl DIR overcommit KB VAL     write nr_overcommit_hugepages
@@ -38,9 +40,14 @@ static int hold(int argc, char **argv, bool use)
 	char c;
 	int rc;
 
-	if (argc != 6 || num(argv[3], &kb) || num(argv[4], &node) || num(argv[5], &pages))
+	if ((argc != 6 && !(argc == 7 && !use && !strcmp(argv[6], "unbound"))) ||
+	    num(argv[3], &kb) || num(argv[4], &node) || num(argv[5], &pages))
 		return 2;
-	if (use) {
+	if (argc == 7) {
+		rc = sim_run_on((unsigned)node);
+		if (!rc)
+			rc = hugetlb_reserve(kb, pages, &r);
+	} else if (use) {
 		rc = sim_use(kb, pages, (unsigned)node);
 	} else {
 		struct hp_idset cpu = {0};

@@ -86,7 +86,9 @@ static void reap_orphans(void)
 }
 
 /* Each size with work: in this process when it is the only one, else in a
- * coordinator each, all at once (different sizes have separate kernel locks). */
+ * coordinator each, all at once (different sizes have separate kernel locks), the
+ * largest started first: a gigantic page needs a free contiguous range, and the
+ * fewest are taken before the smaller sizes start. */
 static void run_sizes(const struct hp_topology *t, const struct hp_plan *p,
 		      enum hp_method method, uint64_t deadline, struct cell_note *notes,
 		      struct hp_result *res)
@@ -103,7 +105,7 @@ static void run_sizes(const struct hp_topology *t, const struct hp_plan *p,
 		nwork += size_has_work(p, z);
 	if (nwork > 1)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
-	for (unsigned z = 0; z < t->nsizes; z++) {
+	for (unsigned z = t->nsizes; z-- > 0;) {
 		struct spawn sp = {.tag = z, .len = len, .pdeathsig = SIGTERM};
 
 		jobs[z] = (struct size_job){.t = t,

@@ -127,7 +127,8 @@ static int sim_write_overcommit(uint64_t kb, uint64_t val)
 /* ---- reservations: hugetlb_acct_memory --------------------------------------- */
 
 /* alloc_surplus_huge_page with the placement of the kernel simulated: 6.1 takes
- * the node of the CPU, 6.12 the lowest node the bind allows; both fall back to any
+ * the node of the CPU, 6.12 the lowest node the bind allows, 6.16 the CPU's node
+ * when the bind allows it and it has the memory, else as 6.12; all fall back to any
  * node with memory. */
 static int alloc_surplus_page(unsigned z)
 {
@@ -143,6 +144,10 @@ static int alloc_surplus_page(unsigned z)
 			if (sim_cur->nodes[n].has_cpus)
 				first = n;
 	} else {
+		if (sim_cur->place == SIM_PLACE_LOCAL && sim_my_cpu >= 0 &&
+		    (sim_my_bind < 0 || sim_my_bind == sim_my_cpu) &&
+		    sim_node_can_give(sim_my_cpu, z))
+			first = sim_my_cpu;
 		for (unsigned n = 0; first < 0 && n < sim_cur->nnodes; n++)
 			if ((sim_my_bind < 0 || (int)n == sim_my_bind) &&
 			    sim_node_can_give(n, z))
@@ -352,6 +357,17 @@ static int sim_bind(unsigned node, const struct hp_idset *cpus)
 	sim_my_bind = n;
 	if (cpus && idset_count(cpus))
 		sim_my_cpu = n;
+	return 0;
+}
+
+int sim_run_on(unsigned node)
+{
+	int n = sim_node_index(node);
+
+	if (n < 0)
+		return -EINVAL;
+	sim_my_cpu = n;
+	sim_my_bind = -1;
 	return 0;
 }
 

@@ -22,7 +22,9 @@
 #define SIM_MAX_RATE	16
 
 enum sim_rule { SIM_RULE_NR, SIM_RULE_PERSISTENT };
-enum sim_place { SIM_PLACE_CPU, SIM_PLACE_BIND };
+/* Where a surplus page goes: the CPU's node (6.1), the lowest node the bind allows
+ * (6.12), the CPU's node if the bind allows it, else the lowest it allows (6.16). */
+enum sim_place { SIM_PLACE_CPU, SIM_PLACE_BIND, SIM_PLACE_LOCAL };
 
 struct sim_rate {
 	uint32_t workers;   /* allocators at work on the node at once */
@@ -119,5 +121,7 @@ void simfile_render(struct sim_state *st);
 /* For test/simctl.c: print the state; hold pages as another process would. */
 void sim_show(FILE *f);
 int sim_use(uint64_t kb, uint64_t pages, unsigned node);
+/* Run on a node's CPUs with no memory policy, as a program that never binds. */
+int sim_run_on(unsigned node);
 
 #endif

@@ -474,7 +474,9 @@ void sim_show(FILE *f)
 	st = sim_state();
 	fprintf(f, "rule %s, placement %s, gigantic overcommit %s, scale %g\n",
 		st->rule == SIM_RULE_NR ? "nr" : "persistent",
-		st->place == SIM_PLACE_CPU ? "cpu" : "bind",
+		st->place == SIM_PLACE_CPU    ? "cpu"
+		: st->place == SIM_PLACE_BIND ? "bind"
+					      : "local",
 		st->gigantic_overcommit ? "yes" : "no", st->scale);
 	for (unsigned z = 0; z < st->nsizes; z++) {
 		fprintf(f, "size %llukB resv %llu overcommit %llu\n",

@@ -31,9 +31,12 @@ static int machine_line(struct sim_state *st, char *line)
 		return -EINVAL;
 	if (strcmp(key, "rule") == 0 && (!strcmp(v, "nr") || !strcmp(v, "persistent")))
 		st->rule = strcmp(v, "nr") ? SIM_RULE_PERSISTENT : SIM_RULE_NR;
-	else if (strcmp(key, "placement") == 0 &&
-		 (!strcmp(v, "cpu") || !strcmp(v, "bind")))
-		st->place = strcmp(v, "cpu") ? SIM_PLACE_BIND : SIM_PLACE_CPU;
+	else if (strcmp(key, "placement") == 0 && !strcmp(v, "cpu"))
+		st->place = SIM_PLACE_CPU;
+	else if (strcmp(key, "placement") == 0 && !strcmp(v, "bind"))
+		st->place = SIM_PLACE_BIND;
+	else if (strcmp(key, "placement") == 0 && !strcmp(v, "local"))
+		st->place = SIM_PLACE_LOCAL;
 	else if (strcmp(key, "gigantic-overcommit") == 0)
 		st->gigantic_overcommit = strcmp(v, "yes") == 0;
 	else if (strcmp(key, "scale") == 0)
@@ -144,7 +147,9 @@ static int make_state(struct sim_state *st)
 	if (path_read(buf, sizeof(buf), "/proc/sys/kernel/osrelease"))
 		buf[0] = '\0';
 	st->rule = release_at_least(buf, 6, 7) ? SIM_RULE_PERSISTENT : SIM_RULE_NR;
-	st->place = release_at_least(buf, 6, 12) ? SIM_PLACE_BIND : SIM_PLACE_CPU;
+	st->place = release_at_least(buf, 6, 16)   ? SIM_PLACE_LOCAL
+		    : release_at_least(buf, 6, 12) ? SIM_PLACE_BIND
+						   : SIM_PLACE_CPU;
 	st->gigantic_overcommit = release_at_least(buf, 6, 19);
 	st->scale = 1;
 	if (path_read(buf, sizeof(buf), "/proc/meminfo") == 0)
