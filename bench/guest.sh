@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs inside the QEMU guest, after the root switch (bench/qemu.sh). Kernel command
 # line: bench.pages=N (pages in all, split over the nodes), bench.size=KB (their
-# size, default 2048; bench.mode=whole only), bench.mode=compare, sweep or whole,
+# size, default 2048; bench.mode=whole only), bench.mode=compare, sweep, whole or mixed
+# (bench.gpages=N: 1G pages a node),
 # bench.rounds=N (default 5). Prints "BENCH label ms pages" lines;
 # /proc/uptime has 10 ms resolution, enough for runs of a few hundred ms (bench.mode=
 # whole times with timeit instead, and its lines carry the clock too).
@@ -114,6 +115,31 @@ whole() {
 	bare
 }
 
+# 2M and 1G pages alone and at once (bench.mode=mixed, bench.gpages=N 1G pages a node):
+# whole hugepar processes timed with timeit; each line also gives the pools (2M/1G)
+# and the record's time for each size
+G=/sys/kernel/mm/hugepages/hugepages-1048576kB
+mixed() {
+	gp=$(arg bench.gpages)
+	for label in 2M 1G both; do
+		echo 0 >$H/nr_hugepages
+		echo 0 >$G/nr_hugepages
+		sleep 1
+		case $label in
+		2M) p=2M:$PER ;;
+		1G) p=1G:${gp:-1} ;;
+		both) p=2M:$PER,1G:${gp:-1} ;;
+		esac
+		line=$(timeit "$label" exec /usr/sbin/hugepar apply --config /dev/null --record-dir /tmp/m \
+			--cmdline "rd.hugepar.pages=$p rd.hugepar.reserve=256M")
+		[ "$round" = 0 ] && continue
+		echo "$line $(cat $H/nr_hugepages)/$(cat $G/nr_hugepages)" \
+			"$(grep -o '"ms": [0-9]*' /tmp/m/status.json | sed 's/.* //' | tr '\n' / | sed 's|/$||')"
+		echo "BENCHREC $label $(tr -d '\n' </tmp/m/status.json)"
+	done
+	echo 0 >$G/nr_hugepages
+}
+
 echo $PAGES >$H/nr_hugepages
 empty
 # Round 0 is a warm-up of every method (first exec of each binary from disk, first
@@ -122,6 +148,7 @@ round=0
 while [ $round -le $ROUNDS ]; do
 	case $MODE in
 	whole) whole ;;
+	mixed) mixed ;;
 	sweep)
 		for n in 1 2 3 4; do run "threads-$n" hp rd.hugepar.threads=$n; done
 		run auto hp

@@ -6,11 +6,15 @@
 #     (medians and ranges of QEMU_ROUNDS rounds, default 9; hugepar's ratio to each
 #     baseline paired by round);
 #     then the two-node case as a user starts it, a whole process timed with the
-#     monotonic clock, and where its time goes (bench/whole.sh);
+#     monotonic clock, and where its time goes (bench/whole.sh); the same for 1G pages
+#     on 7.x, two nodes of one vCPU and one node of two (QEMU_ROUNDS_1G rounds, default
+#     5), and 2M and 1G together against each alone on 6.12 and 7.x (bench/mixed.sh);
 #  2. a thread sweep with init_on_alloc=1 (data for doc/threads-qemu.dat);
-#  3. the race to the real root on Debian's 6.1 and 6.12: no huge pages, the kernel's
-#     hugepages=N (parallel since 6.9), its per-node hugepages=0:N,1:M (one node after
-#     the other), hugepar in the initramfs (BOOT_RUNS interleaved rounds);
+#  3. the race to the real root (bench/race.sh): on Debian's 6.1, 6.12 and 7.x, no huge
+#     pages, the kernel's hugepages=N (parallel since 6.9; on 7.x also with
+#     hugepage_alloc_threads=2), its per-node hugepages=0:N,1:M (one node after the
+#     other), hugepar in the initramfs; 1G pages on 7.x the same way (BOOT_RUNS
+#     interleaved rounds);
 #     RACE_EXTRA=N adds N rounds on 6.12 of the closest pair (the kernel's parallel
 #     form and hugepar);
 #  4. hugepar started early in the background (as shipped) against started only at
@@ -67,6 +71,16 @@ CASES
 echo
 bench/whole.sh "$PAGES"
 
+# 1G pages on 7.x as a whole process (by workers from 6.19 on): two nodes of one vCPU,
+# one node of two; first nodes large enough to have free 1 GiB ranges on q35
+# (doc/kernel-notes.md); then 2M and 1G together against each alone, 6.12 and 7.x
+for topo in 6144:1_4096:1 12288:2; do
+	echo
+	BENCH_KERNEL=7 WHOLE_KB=1048576 WHOLE_TOPO=$topo QEMU_ROUNDS=${QEMU_ROUNDS_1G:-5} bench/whole.sh 2
+done
+echo
+QEMU_ROUNDS=${QEMU_ROUNDS_1G:-5} bench/mixed.sh
+
 echo
 echo "### Thread sweep, 1 node, 2 vCPUs, init_on_alloc=1, $PAGES pages (ms, median of 5)"
 echo
@@ -81,62 +95,11 @@ echo "| ms | $(col $out/sweep.log threads-1) | $(col $out/sweep.log threads-2) |
 	echo "auto $(col $out/sweep.log auto)"
 } >$out/threads-qemu.dat
 
-# 3. the race against the kernel's own boot-time allocation, on 6.1 and 6.12: each
-# round boots every kind once, in turn, so that drift hits them alike; the figure is
-# each kind's time to the real root less that of the round's boot without pages
-# (paired), median and range over the rounds
+# 3. the race against the kernel's own boot-time allocation (2M on 6.1, 6.12 and 7.x,
+# 1G on 7.x)
+echo
+bench/race.sh "$PAGES"
 half=$((PAGES / 2))
-kinds="none parallel pernode hugepar"
-echo
-echo "### The race against the kernel: time to the real root, 2 nodes x 1 vCPU (768 MiB each), init_on_alloc=1, $half 2M pages a node ($BOOT_RUNS rounds)"
-echo
-echo "Seconds more than the same round's boot without huge pages: median (range); the first column is that boot's own time."
-echo
-echo "| kernel | no huge pages (s) | kernel \`hugepages=$PAGES\` | kernel \`hugepages=0:$half,1:$half\` | hugepar in the initramfs |"
-echo "|---|---|---|---|---|"
-: >$out/race.tsv
-for series in 6.1 6.12; do
-	for r in $(seq "$BOOT_RUNS"); do
-		for v in $kinds; do
-			case $v in
-			none) c="rd.hugepar=0" ;;
-			parallel) c="rd.hugepar=0 hugepagesz=2M hugepages=$PAGES" ;;
-			pernode) c="rd.hugepar=0 hugepagesz=2M hugepages=0:$half,1:$half" ;;
-			hugepar) c="rd.hugepar.pages=2M:$half rd.hugepar.reserve=64M" ;;
-			esac
-			BENCH_KERNEL=$series test/boot.sh bench "race-$series-$v" "768:1 768:1" \
-				"$c init_on_alloc=1" >$out/race-$series-$v-$r.log
-			t=$(awk '$1=="UPTIME" {print $2}' $out/race-$series-$v-$r.log)
-			pools=$(awk '$1=="NODE" && $3 ~ /^[0-9]+$/ {printf "%s%s", s, $3; s="+"}' $out/race-$series-$v-$r.log)
-			printf '%s\t%s\t%s\t%s\t%s\n' "$series" "$r" "$v" "${t:-0}" "$pools" >>$out/race.tsv
-		done
-	done
-	/usr/bin/python3 - "$out/race.tsv" "$series" <<'PY'
-import statistics, sys
-rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])]
-rows = [r for r in rows if r[0] == sys.argv[2]]
-t = {(r[1], r[2]): float(r[3]) for r in rows}
-rounds = sorted({r[1] for r in rows}, key=int)
-none = [t[(r, 'none')] for r in rounds]
-cells = ['%.2f (%.2f-%.2f)' % (statistics.median(none), min(none), max(none))]
-for v in ('parallel', 'pernode', 'hugepar'):
-    d = [t[(r, v)] - t[(r, 'none')] for r in rounds]
-    cells.append('%+.2f (%+.2f to %+.2f)' % (statistics.median(d), min(d), max(d)))
-print('| %s | %s |' % (sys.argv[2], ' | '.join(cells)))
-PY
-done
-echo
-echo "Pools reached (node 0 + node 1) and the kernel's own timing lines, last round:"
-echo
-echo '```'
-for series in 6.1 6.12; do
-	for v in parallel pernode hugepar; do
-		f=$out/race-$series-$v-$BOOT_RUNS.log
-		echo "$series $v: $(awk '$1=="NODE" && $3 ~ /^[0-9]+$/ {printf "%s%s", s, $3; s="+"}' "$f")"
-		sed -n 's/^KLOG /    /p' "$f" | grep -i 'took\|allocat' | head -n 3
-	done
-done
-echo '```'
 
 # 3b. (RACE_EXTRA=N) N more rounds on 6.12 of the closest pair, the kernel's parallel
 # form and hugepar, with a boot without pages each: their difference paired by round

@@ -18,10 +18,10 @@ mkdir -p $out
 [ -x build/timeit ] || make -s build/timeit || exit 1
 test/boot.sh setup late >/dev/null || { echo "bench: cannot build the boot images"; exit 1; }
 test/boot.sh bench whole "${TOPO//_/ }" \
-	"bench.pages=$PAGES bench.size=${WHOLE_KB:-2048} bench.mode=whole bench.rounds=$ROUNDS rd.hugepar=0 init_on_alloc=1" >$out/whole.log
-/usr/bin/python3 - "$out/whole.log" "$PAGES" "$ROUNDS" "$TOPO" <<'PY'
+	"bench.pages=$PAGES bench.size=${WHOLE_KB:-2048} bench.mode=whole bench.rounds=$ROUNDS rd.hugepar=0 init_on_alloc=1" >$out/whole-${WHOLE_KB:-2048}-$TOPO.log
+/usr/bin/python3 - "$out/whole-${WHOLE_KB:-2048}-$TOPO.log" "$PAGES" "$ROUNDS" "$TOPO" "${WHOLE_KB:-2048}" "${BENCH_KERNEL:-6.1}" <<'PY'
 import statistics, sys
-log, pages, rounds, topo = sys.argv[1:5]
+log, pages, rounds, topo, kb, kernel = sys.argv[1:7]
 ms, phases = {}, {}
 for l in open(log, errors='replace'):
     f = l.split()
@@ -37,7 +37,8 @@ def cell(v):
 def paired(base, of='hugepar'):
     r = [b / h for b, h in zip(ms[base], ms[of]) if h > 0]
     return '**%.2fx** (%.2f-%.2f)' % (statistics.median(r), min(r), max(r))
-print('### Two nodes as a user starts hugepar (%s pages, nodes %s MiB:vCPUs, init_on_alloc=1)' % (pages, topo.replace('_', ' ')))
+print('### hugepar as a user starts it: %s pages of %s, nodes %s (MiB:vCPUs), Linux %s, init_on_alloc=1' % (
+      pages, '1G' if kb == '1048576' else '2M' if kb == '2048' else kb + ' kB', topo.replace('_', ' '), kernel))
 print()
 print('A whole `hugepar apply` process (settings in /etc/hugepar.conf.d, reserve 64M, the record')
 print('in /run/hugepar) timed with the monotonic clock from the exec to the exit, beside per-node')
