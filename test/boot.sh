@@ -178,17 +178,8 @@ INIT
 # boot NAME FLAVOUR TOPOLOGY CMDLINE: TOPOLOGY is "MB:CPUS MB:CPUS ..." per node, CPUS
 # a count (0 for a CPU-less node). The log is $B/NAME.log, the record $B/NAME.json.
 boot() {
-	local name=$1 flavour=$2 topo=$3 cmdline=$4 args=() i=0 cpu=0 mem=0 n mb c try
-	for n in $topo; do
-		mb=${n%%:*} c=${n#*:}
-		args+=(-object "memory-backend-ram,id=m$i,size=${mb}M")
-		if [ "$c" -gt 0 ]; then
-			args+=(-numa "node,nodeid=$i,cpus=$cpu-$((cpu + c - 1)),memdev=m$i")
-		else
-			args+=(-numa "node,nodeid=$i,memdev=m$i")
-		fi
-		cpu=$((cpu + c)) mem=$((mem + mb)) i=$((i + 1))
-	done
+	local name=$1 flavour=$2 cmdline=$4 try
+	qemu_numa "$3"
 	wanted "$name" || return 1 # TESTS names other cases
 	if [ ! -s "$B/initrd-$KVER-$flavour.img" ]; then
 		echo "     $name: no $flavour initramfs for $KVER (its build failed): not booted"
@@ -201,8 +192,8 @@ boot() {
 	# its log kept as NAME.panic.log.
 	for try in 1 2; do
 		cp "$B/root.img" "$B/root-$name.img"
-		timeout 300 qemu-system-x86_64 -machine q35 -cpu max,pdpe1gb=on -smp "$cpu" -m "${mem}M" \
-			"${args[@]}" -kernel "$KERNEL" -initrd "$B/initrd-$KVER-$flavour.img" \
+		timeout 300 qemu-system-x86_64 -machine q35 -cpu max,pdpe1gb=on -smp "$NUMA_CPUS" -m "${NUMA_MEM}M" \
+			"${NUMA_ARGS[@]}" -kernel "$KERNEL" -initrd "$B/initrd-$KVER-$flavour.img" \
 			-drive "file=$B/root-$name.img,format=raw,if=virtio" \
 			-append "console=ttyS0 root=LABEL=hproot rw panic=-1 rd.shell=0 loglevel=4 $cmdline" \
 			-display none -monitor none -serial "file:$B/$name.log" -no-reboot >/dev/null 2>&1

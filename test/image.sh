@@ -68,17 +68,8 @@ build() {
 # (CASE.qcow2, kept: a second boot of the same case boots what the first left); the
 # report is unpacked into $I/CASE/.
 boot() {
-	local name=$1 img=$I/$2.img topo=${SHAPE[$3]} n mb c i=0 cpu=0 mem=0 args=() start=$SECONDS
-	for n in $topo; do
-		mb=${n%%:*} c=${n#*:}
-		args+=(-object "memory-backend-ram,id=m$i,size=${mb}M")
-		if [ "$c" -gt 0 ]; then
-			args+=(-numa "node,nodeid=$i,cpus=$cpu-$((cpu + c - 1)),memdev=m$i")
-		else
-			args+=(-numa "node,nodeid=$i,memdev=m$i")
-		fi
-		cpu=$((cpu + c)) mem=$((mem + mb)) i=$((i + 1))
-	done
+	local name=$1 img=$I/$2.img topo=${SHAPE[$3]} start=$SECONDS
+	qemu_numa "$topo"
 	rm -rf "${I:?}/$name"
 	mkdir -p "$I/$name"
 	if [ ! -f "$img" ]; then
@@ -88,7 +79,7 @@ boot() {
 	[ -f "$I/$2-$3.qcow2" ] || qemu-img create -q -f qcow2 -b "$img" -F raw "$I/$2-$3.qcow2"
 	rm -f "$I/$name.report"
 	truncate -s 64M "$I/$name.report"
-	timeout 600 qemu-system-x86_64 -machine q35 -cpu max -smp "$cpu" -m "${mem}M" "${args[@]}" \
+	timeout 600 qemu-system-x86_64 -machine q35 -cpu max -smp "$NUMA_CPUS" -m "${NUMA_MEM}M" "${NUMA_ARGS[@]}" \
 		-bios "$FIRMWARE" -drive "file=$I/$2-$3.qcow2,format=qcow2,if=virtio" \
 		-drive "file=$I/$name.report,format=raw,if=none,id=report" \
 		-device virtio-blk-pci,drive=report,serial=hpreport \

@@ -39,6 +39,24 @@ jq_py() {
 	/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# qemu_numa "MB:CPUS ...": QEMU's memory and NUMA options for nodes of MB MiB and
+# CPUS vCPUs each (0: a node without CPUs), in the array NUMA_ARGS, with the vCPUs
+# and MiB in all in NUMA_CPUS and NUMA_MEM
+qemu_numa() {
+	local n mb c i=0
+	NUMA_ARGS=() NUMA_CPUS=0 NUMA_MEM=0
+	for n in $1; do
+		mb=${n%%:*} c=${n#*:}
+		NUMA_ARGS+=(-object "memory-backend-ram,id=m$i,size=${mb}M")
+		if [ "$c" -gt 0 ]; then
+			NUMA_ARGS+=(-numa "node,nodeid=$i,cpus=$NUMA_CPUS-$((NUMA_CPUS + c - 1)),memdev=m$i")
+		else
+			NUMA_ARGS+=(-numa "node,nodeid=$i,memdev=m$i")
+		fi
+		NUMA_CPUS=$((NUMA_CPUS + c)) NUMA_MEM=$((NUMA_MEM + mb)) i=$((i + 1))
+	done
+}
+
 summary_line() {
 	local line="$PASSED passed, $FAILED failed"
 	[ "$SKIPPED" -gt 0 ] && line="$line, $SKIPPED skipped"
