@@ -209,7 +209,7 @@ image:
 	image/build.sh --flavour dracut --deb $(IMAGEDIR)/deb/hugepar_$(VERSION)-1_$$(dpkg --print-architecture).deb \
 		$(IMAGEDIR)/hugepar-dracut.img
 
-# Benchmarks (about 10 minutes): this machine, then QEMU; tables on stdout, plot in doc/.
+# Benchmarks (about an hour): this machine, the simulated kernel, then QEMU; tables on stdout, plot in doc/.
 bench:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory hugepar hugepar-test $(BUILD)/holdpages $(BUILD)/timeit

@@ -39,8 +39,9 @@ bare() {
 	t0=$(up)
 	for d in /sys/devices/system/node/node[0-9]*; do
 		for _ in "$d"/cpu[0-9]*; do
-			# a holder that fails still says so, or the wait below would not end
-			{ holdpages "$KB" "${d##*node}" $((PAGES / cpus)) || echo failed; } >/tmp/held &
+			# a holder that fails still says so, or the wait below would not end;
+			# started without a subshell, so that the kill below reaches it
+			holdpages "$KB" "${d##*node}" $((PAGES / cpus)) >/tmp/held &
 			pids="$pids $!"
 		done
 	done
@@ -87,6 +88,8 @@ whole() {
 	for label in pernode global hugepar fixed trace exec; do
 		empty
 		sleep 1
+		# what each method starts from: bench/whole.sh refuses figures not from empty
+		[ "$round" = 0 ] || echo "BENCHPOOL $round $label $(cat $H/nr_hugepages)"
 		case $label in
 		pernode) line=$(timeit pernode write $files) ;;
 		global) line=$(timeit global write $H/nr_hugepages "$PAGES") ;;

@@ -22,9 +22,13 @@ test/boot.sh bench whole "${TOPO//_/ }" \
 /usr/bin/python3 - "$out/whole-${WHOLE_KB:-2048}-$TOPO.log" "$PAGES" "$ROUNDS" "$TOPO" "${WHOLE_KB:-2048}" "${BENCH_KERNEL:-6.1}" <<'PY'
 import statistics, sys
 log, pages, rounds, topo, kb, kernel = sys.argv[1:7]
-ms, phases = {}, {}
+ms, phases, notes = {}, {}, []
 for l in open(log, errors='replace'):
     f = l.split()
+    if len(f) >= 4 and f[0] == 'BENCHPOOL' and f[3] != '0':
+        sys.exit('whole: round %s: %s started from %s pages, not from none (see %s)' % (f[1], f[2], f[3], log))
+    if len(f) >= 2 and f[0] == 'BENCHNOTE':
+        notes.append(' '.join(f[1:]))
     if len(f) >= 3 and f[0] == 'BENCH':
         ms.setdefault(f[1], []).append(float(f[2]))
     elif len(f) >= 5 and f[0] == 'TRACE':
@@ -53,6 +57,8 @@ print('| %s | %s | %s | %s | %s | %s | %s | %s |' % (cell(ms['pernode']), cell(m
       cell(ms['bare']) if 'bare' in ms else '-', cell(ms['hugepar']), paired('pernode'),
       paired('global'), '%.2f' % statistics.median(floor) if floor else '-',
       cell(ms['fixed']) if 'fixed' in ms else '-'))
+for n in notes:
+    print('\nFrom the guest: %s' % n)
 if phases:
     order = ['start', 'lock', 'topology', 'probe', 'estimate', 'raise', 'spawn', 'collect', 'commit',
              'restore', 'release', 'reconcile', 'record', 'done']

@@ -5,8 +5,9 @@
  *   holdpages KB NODE PAGES [unbound|bind-all]
  *        run on NODE's CPUs, bind to NODE (with "unbound" keep the default policy,
  *        with "bind-all" bind to nodes 0 and 1), reserve PAGES with a hugetlb mapping,
- *        print "held", and keep them until killed; the last two show where a
- *        kernel places surplus pages when the policy leaves it a choice
+ *        print "held" ("failed" when the kernel refuses them), and keep them until
+ *        killed; the last two show where a kernel places surplus pages when the
+ *        policy leaves it a choice
  */
 #include <errno.h>
 #include <sched.h>
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
 		 -1, 0);
 	if (p == MAP_FAILED) {
 		fprintf(stderr, "holdpages: mmap: %s\n", strerror(errno));
+		printf("failed\n"); /* for a reader waiting on its line */
 		return 1;
 	}
 	printf("held\n");
