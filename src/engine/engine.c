@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * engine.c - carry a plan out on the kernel: every page size at once (a gigantic one
- * that grows by per-node writes before the others), then read back and judge. Orchestration only: a size's work is size.c (serial, reconcile) and
- * parallel.c (workers, commit), the kernel hugetlb.h, child processes proc.h, the
+ * that grows by per-node writes before the others), then read back and judge.
+ * Orchestration only: a size's work is size.c (serial, reconcile) and parallel.c
+ * (workers, commit), the kernel hugetlb.h, child processes children.h, the
  * judgement result.h.
  *
  * Writes to nr_hugepages are serialised by the kernel's per-size resize lock, so the
@@ -91,7 +92,8 @@ static void reap_orphans(void)
  * pages taken beside it use up the free 1 GiB ranges of the nodes it has not
  * reached (6.12 in QEMU: a 1G page lost in every round beside 2M work). By workers,
  * every node's gigantic pages are looked for at once, and the sizes run together
- * (7.2: at once 1.05 of one after the other, in turn 1.13). doc/engine.md. */
+ * (7.2: the run of both took 1.05 of the two sizes' runs alone; 1G first, then 2M,
+ * 1.13). doc/engine.md, "1G pages". */
 static bool size_goes_first(const struct hp_topology *t, const struct hp_plan *p,
 			    enum hp_method method, unsigned z)
 {

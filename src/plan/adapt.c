@@ -153,10 +153,11 @@ static bool bent(const struct adapt *a, unsigned lo, unsigned b)
  * both sides, has the knee between its neighbours. Try the midpoint toward the better
  * neighbour; when it loses, the one toward the other; when either wins, it is the new
  * best and its (nearer) neighbours are tried the same way. A neighbour within
- * ADAPT_DROP of the best says the curve is flat there: the best is already the fewest
- * workers of the top, and nothing is to be won. The best at the node's ceiling has no
- * neighbour above: it is tried below when the curve bends there. ADAPT_MAX_REFINE
- * midpoints at most.
+ * ADAPT_DROP of the best says the curve is flat on that side: below, the best is
+ * already the fewest workers of the top and nothing is to be won; above, a count
+ * below the best may still win, and is tried when the curve bends there, as below
+ * the node's ceiling, which has no neighbour above. ADAPT_MAX_REFINE midpoints at
+ * most.
  */
 static unsigned refine(struct adapt *a, const char *how)
 {
@@ -168,18 +169,21 @@ static unsigned refine(struct adapt *a, const char *how)
 		a->sides = 0;
 	}
 	neighbours(a, b, &lo, &hi);
-	if (!hi && b == a->ceiling && lo && bent(a, lo, b))
-		hi = b; /* the ceiling: only below it */
-	if (!lo || !hi || a->nrefined >= ADAPT_MAX_REFINE || level(a, lo, b) ||
-	    (hi != b && level(a, hi, b)))
+	if ((!hi && b == a->ceiling) || (hi && level(a, hi, b)))
+		hi = lo && bent(a, lo, b) ? b : 0; /* nothing above: only below it */
+	if (!lo || !hi || a->nrefined >= ADAPT_MAX_REFINE || level(a, lo, b))
 		return settle(a, how);
-	first = hi != b && measured(a, hi) > measured(a, lo) ? hi : lo;
-	second = first == lo ? hi : lo;
-	if (a->sides == 0)
-		mid = midpoint(a, b, first);
-	if (!mid && a->sides <= 1 && second != b) {
-		a->sides = 1;
-		mid = midpoint(a, b, second);
+	if (hi == b) { /* only below: whatever was tried above */
+		mid = midpoint(a, b, lo);
+	} else {
+		first = measured(a, hi) > measured(a, lo) ? hi : lo;
+		second = first == lo ? hi : lo;
+		if (a->sides == 0)
+			mid = midpoint(a, b, first);
+		if (!mid && a->sides <= 1) {
+			a->sides = 1;
+			mid = midpoint(a, b, second);
+		}
 	}
 	if (!mid)
 		return settle(a, how);

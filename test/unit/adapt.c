@@ -55,6 +55,10 @@ static const struct curve lock = {5, {1, 2, 4, 8, 16}, {100, 125, 100, 80, 60}};
 static const struct curve small = {4, {1, 2, 3, 4}, {100, 180, 240, 220}};
 static const struct curve knee6 = {
     6, {1, 2, 4, 6, 8, 16}, {100, 195, 370, 520, 480, 400}};
+/* the same knee, with 12 workers measured within a measure's noise of 8 (seen on the
+ * simulated machine: 7457 against 7642 pages/s) */
+static const struct curve knee6_noisy = {
+    7, {1, 2, 4, 6, 8, 12, 16}, {100, 195, 370, 520, 480, 470, 400}};
 
 /* The search: up while it pays, down when growing does not, midpoints after. */
 static void test_adapt_search(void)
@@ -65,13 +69,18 @@ static void test_adapt_search(void)
 	 * measured: the knee on each shape */
 	CHECK(strcmp(adapt_run(&skylake, 72, buf, sizeof(buf)),
 		     "4 8 16 32 24 12 -> 16") == 0);
+	/* (96 as good as 64: the knee may lie below 64, and 48 is tried there) */
 	CHECK(strcmp(adapt_run(&cascade, 96, buf, sizeof(buf)),
-		     "4 8 16 32 64 96 -> 64") == 0);
+		     "4 8 16 32 64 96 48 -> 64") == 0);
 	CHECK(strcmp(adapt_run(&knee, 48, buf, sizeof(buf)),
 		     "4 8 16 32 12 14 10 -> 12") == 0);
 	CHECK(strcmp(adapt_run(&growing, 16, buf, sizeof(buf)), "4 8 16 -> 16") == 0);
 	/* a knee between powers of two: found from both sides */
 	CHECK(strcmp(adapt_run(&knee6, 16, buf, sizeof(buf)), "4 8 16 12 6 7 5 -> 6") ==
+	      0);
+	/* a neighbour above level with the best says nothing of below: the knee is
+	 * still looked for there */
+	CHECK(strcmp(adapt_run(&knee6_noisy, 16, buf, sizeof(buf)), "4 8 16 12 6 7 5 -> 6") ==
 	      0);
 	/* the best at the ceiling, reached by a gain far from proportional: below it */
 	CHECK(strcmp(adapt_run(&knee6, 8, buf, sizeof(buf)), "2 4 8 6 7 5 -> 6") == 0);
