@@ -59,7 +59,8 @@ int main(int argc, char **argv)
 	void *p;
 
 	if ((argc != 4 && argc != 5) ||
-	    (strcmp(policy, "bind") && strcmp(policy, "unbound") && strcmp(policy, "bind-all"))) {
+	    (strcmp(policy, "bind") && strcmp(policy, "unbound") &&
+	     strcmp(policy, "bind-all"))) {
 		fprintf(stderr, "usage: holdpages KB NODE PAGES [unbound|bind-all]\n");
 		return 2;
 	}
@@ -69,7 +70,8 @@ int main(int argc, char **argv)
 	psz = kb * 1024;
 	pin(node);
 	mask = strcmp(policy, "bind-all") ? 1UL << node : 3UL;
-	if (strcmp(policy, "unbound") && syscall(SYS_set_mempolicy, MPOL_BIND, &mask, sizeof(mask) * 8 + 1))
+	if (strcmp(policy, "unbound") &&
+	    syscall(SYS_set_mempolicy, MPOL_BIND, &mask, sizeof(mask) * 8 + 1))
 		perror("holdpages: set_mempolicy");
 	p = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |

@@ -97,12 +97,8 @@ static void reap_orphans(void)
 static bool size_goes_first(const struct hp_topology *t, const struct hp_plan *p,
 			    enum hp_method method, unsigned z)
 {
-	if (t->sizes[z].kb <= HUGETLB_GIGANTIC_KB)
-		return false;
-	for (unsigned n = 0; n < p->nnodes; n++)
-		if (plan_cell(p, n, z)->target > plan_cell(p, n, z)->current)
-			return method == HP_METHOD_SERIAL || !p->parallel[z];
-	return false;
+	return t->sizes[z].kb > HUGETLB_GIGANTIC_KB && size_grows(p, z) &&
+	       (method == HP_METHOD_SERIAL || !p->parallel[z]);
 }
 
 /* One pass over the sizes picked (first or not): each in this process when it is

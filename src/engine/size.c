@@ -80,7 +80,7 @@ static void reconcile(struct size_job *j)
 	free(have);
 }
 
-static bool size_grows(const struct hp_plan *p, unsigned z)
+bool size_grows(const struct hp_plan *p, unsigned z)
 {
 	for (unsigned n = 0; n < p->nnodes; n++)
 		if (plan_cell(p, n, z)->target > plan_cell(p, n, z)->current)

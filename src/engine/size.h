@@ -5,6 +5,9 @@
 
 #include "job.h"
 
+/* Whether some node's target of size z is above what it has. */
+bool size_grows(const struct hp_plan *p, unsigned z);
+
 /* Shrink (exact mode), choose the method, grow, reconcile; fills j->rep. */
 void size_run(struct size_job *j);
 

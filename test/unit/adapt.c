@@ -80,8 +80,8 @@ static void test_adapt_search(void)
 	      0);
 	/* a neighbour above level with the best says nothing of below: the knee is
 	 * still looked for there */
-	CHECK(strcmp(adapt_run(&knee6_noisy, 16, buf, sizeof(buf)), "4 8 16 12 6 7 5 -> 6") ==
-	      0);
+	CHECK(strcmp(adapt_run(&knee6_noisy, 16, buf, sizeof(buf)),
+		     "4 8 16 12 6 7 5 -> 6") == 0);
 	/* the best at the ceiling, reached by a gain far from proportional: below it */
 	CHECK(strcmp(adapt_run(&knee6, 8, buf, sizeof(buf)), "2 4 8 6 7 5 -> 6") == 0);
 	CHECK(strcmp(adapt_run(&small, 4, buf, sizeof(buf)), "2 4 3 -> 3") == 0);
