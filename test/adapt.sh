@@ -72,8 +72,7 @@ machine() {
 	# simulated workers on its CPUs, each measure some ms long): when auto misses in
 	# the first set, a second set of auto runs is made, and the fastest of all counts
 	verdict "$name" "$kernel" -
-	if ! awk -v r="$(awk '$1 == "AUTO" {print $3}' "$FX/$name.verdict")" -v s="$SLACK" \
-		'BEGIN { exit !(r <= 1 + s / 100) }'; then
+	if ! within "$(awk '$1 == "AUTO" {print $3}' "$FX/$name.verdict")"; then
 		echo "     $name: auto missed in the first set ($(awk '$1 == "SETTLED" {sub(/^SETTLED /, ""); print}' "$FX/$name.verdict") on node 0): a second set of auto runs"
 		for ((r = 0; r < RUNS; r++)); do
 			out=$(once "$name" auto) && echo "auto $out" >>"$FX/$name.runs"
@@ -86,13 +85,16 @@ machine() {
 	auto=$(awk '$1 == "AUTO" {print $2}' "$FX/$name.verdict")
 	ratio=$(awk '$1 == "AUTO" {print $3}' "$FX/$name.verdict")
 	check "$name: auto ($auto ms, ${ratio}x) within $SLACK% of the best fixed count ($best)" \
-		awk -v r="$ratio" -v s="$SLACK" 'BEGIN { exit !(r <= 1 + s / 100) }'
+		within "$ratio"
 	if [ "$kernel" != - ]; then
 		kms=$(awk '$1 == "KERNEL" {print $2}' "$FX/$name.verdict")
 		check "$name: auto ($auto ms) ahead of the kernel's quarter of the CPUs ($kernel workers, $kms ms)" \
 			test "$auto" -lt "$kms"
 	fi
 }
+
+# within RATIO: a ratio to the best fixed count within SLACK percent of it
+within() { awk -v r="$1" -v s="$SLACK" 'BEGIN { exit !(r <= 1 + s / 100) }'; }
 
 # verdict NAME KERNEL TSV: $FX/NAME.verdict from $FX/NAME.runs (the fastest of each
 # count; TSV "-": none written)

@@ -9,14 +9,18 @@
 H=/sys/kernel/mm/hugepages/hugepages-2048kB
 N0=/sys/devices/system/node/node0/hugepages/hugepages-2048kB
 N1=/sys/devices/system/node/node1/hugepages/hugepages-2048kB
+# held FILE: wait up to 10 s for a holder's line in FILE
+held() {
+	for _ in $(seq 100); do
+		[ -s "$1" ] && return
+		sleep 0.1
+	done
+}
 
 echo 10 >$H/nr_overcommit_hugepages
 holdpages 2048 1 10 >/tmp/held &
 hp=$!
-for _ in $(seq 100); do
-	[ -s /tmp/held ] && break
-	sleep 0.1
-done
+held /tmp/held
 echo "RULE-HELD $(cat $N1/surplus_hugepages) $(cat $N0/surplus_hugepages)"
 echo 40 >$N0/nr_hugepages
 echo "RULE-RAW $(cat $N0/nr_hugepages) $(cat $N0/surplus_hugepages)"
@@ -37,10 +41,7 @@ for policy in unbound bind-all; do
 	echo 2 >$H/nr_overcommit_hugepages
 	holdpages 2048 1 2 $policy >/tmp/held-$policy &
 	hp=$!
-	for _ in $(seq 100); do
-		[ -s /tmp/held-$policy ] && break
-		sleep 0.1
-	done
+	held /tmp/held-$policy
 	echo "RULE-PLACE-$policy $(cat $N0/surplus_hugepages) $(cat $N1/surplus_hugepages)"
 	kill $hp
 	wait $hp 2>/dev/null
