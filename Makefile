@@ -120,6 +120,11 @@ $(BUILD)/timeit: test/timeit.c $(KINC)/.stamp
 	@mkdir -p $(BUILD)
 	$(CC) $(HP_CPPFLAGS) $(WARN) -O2 -static -isystem $(KINC) -o $@ test/timeit.c
 
+# For bench/whole.sh: what system calls, faults and forks cost in the guest.
+$(BUILD)/syscost: test/syscost.c $(KINC)/.stamp
+	@mkdir -p $(BUILD)
+	$(CC) $(HP_CPPFLAGS) $(WARN) -O2 -static -isystem $(KINC) -o $@ test/syscost.c
+
 # A tool for tests on the simulated kernel: show its state, hold pages as another
 # process would.
 $(BUILD)/simctl: test/simctl.c $(PURE) $(HDRS)
@@ -212,7 +217,7 @@ image:
 # Benchmarks (about an hour): this machine, the simulated kernel, then QEMU; tables on stdout, plot in doc/.
 bench:
 	@$(MAKE) --no-print-directory deps
-	@$(MAKE) --no-print-directory hugepar hugepar-test $(BUILD)/holdpages $(BUILD)/timeit
+	@$(MAKE) --no-print-directory hugepar hugepar-test $(BUILD)/holdpages $(BUILD)/timeit $(BUILD)/syscost
 	bench/run.sh
 	ADAPT_RUNS=5 test/adapt.sh
 	bench/sim1g.sh

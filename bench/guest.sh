@@ -80,6 +80,8 @@ run() { # label command...
 # with its trace, which says when each phase began.
 N=/sys/devices/system/node
 whole() {
+	# what a system call, a fault, a fork cost here: once, in the warm-up round
+	[ "$round" = 0 ] && [ -x /usr/bin/syscost ] && syscost
 	mkdir -p /etc/hugepar.conf.d
 	printf 'pages = %sK:%s\nreserve = 64M\n' "$KB" "$PER" >/etc/hugepar.conf.d/bench.conf
 	files=

@@ -5,7 +5,8 @@
 # in /run/hugepar), a whole process timed with the monotonic clock, against per-node
 # writes and the global write timed the same way and the floor (bare processes, one a
 # CPU), in the same rounds (bench/guest.sh, bench.mode=whole). Then where hugepar's
-# time goes: the test build's trace of each phase, from the exec to the exit.
+# time goes: the test build's trace of each phase, from the exec to the exit, and
+# what a system call, a page fault and a fork cost in the guest (build/syscost).
 #   bench/whole.sh [PAGES]   (default 300, split over the nodes; QEMU_ROUNDS, default 9;
 #                            WHOLE_TOPO, default 768:1_768:1; WHOLE_KB, the page size in
 #                            kB, default 2048; BENCH_KERNEL, default 6.1)
@@ -15,18 +16,20 @@ ROUNDS=${QEMU_ROUNDS:-9}
 TOPO=${WHOLE_TOPO:-768:1_768:1}
 out=test/out/bench
 mkdir -p $out
-[ -x build/timeit ] || make -s build/timeit || exit 1
+for t in timeit syscost; do [ -x build/$t ] || make -s build/$t || exit 1; done
 test/boot.sh setup late >/dev/null || { echo "bench: cannot build the boot images"; exit 1; }
 test/boot.sh bench whole "${TOPO//_/ }" \
 	"bench.pages=$PAGES bench.size=${WHOLE_KB:-2048} bench.mode=whole bench.rounds=$ROUNDS rd.hugepar=0 init_on_alloc=1" >$out/whole-${WHOLE_KB:-2048}-$TOPO.log
 /usr/bin/python3 - "$out/whole-${WHOLE_KB:-2048}-$TOPO.log" "$PAGES" "$ROUNDS" "$TOPO" "${WHOLE_KB:-2048}" "${BENCH_KERNEL:-6.1}" <<'PY'
 import statistics, sys
 log, pages, rounds, topo, kb, kernel = sys.argv[1:7]
-ms, phases, notes = {}, {}, []
+ms, phases, notes, costs = {}, {}, [], []
 for l in open(log, errors='replace'):
     f = l.split()
     if len(f) >= 4 and f[0] == 'BENCHPOOL' and f[3] != '0':
         sys.exit('whole: round %s: %s started from %s pages, not from none (see %s)' % (f[1], f[2], f[3], log))
+    if len(f) == 3 and f[0] == 'COST':
+        costs.append((f[1].replace('-', ' '), float(f[2])))
     if len(f) >= 2 and f[0] == 'BENCHNOTE':
         notes.append(' '.join(f[1:]))
     if len(f) >= 3 and f[0] == 'BENCH':
@@ -78,4 +81,12 @@ if phases:
             d = [t - phases[p][str(r + 1)] for r, t in enumerate(ms.get('trace', [])) if str(r + 1) in phases[p]]
         print('| %s | %.1f (%.1f-%.1f) | %.1f |' % (p, statistics.median(v), min(v), max(v),
               statistics.median(d) if d else 0))
+if costs:
+    print()
+    print('What things cost in this guest (build/syscost, once, in the warm-up round; microseconds, mean):')
+    print()
+    print('| what | us |')
+    print('|---|---|')
+    for what, us in costs:
+        print('| %s | %.1f |' % (what, us))
 PY

@@ -110,6 +110,43 @@ int mkdir_p(const char *path)
 	return mkdir(buf, 0755) && errno != EEXIST ? -errno : 0;
 }
 
+int replace_file_with(const char *file, void (*body)(FILE *f, const void *arg),
+		      const void *arg)
+{
+	const char *base = strrchr(file, '/');
+	char tmp[4200], buf[1 << 16];
+	FILE *f;
+	int fd, rc = 0;
+
+	/* hidden, so that no reader of the directory takes it for the file */
+	base = base ? base + 1 : file;
+	if (snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX", (int)(base - file), file,
+		     base) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		rc = -errno;
+		close(fd);
+		unlink(tmp);
+		return rc;
+	}
+	/* one write for any file up to 64 KiB, from a buffer on the stack */
+	setvbuf(f, buf, _IOFBF, sizeof(buf));
+	body(f, arg);
+	rc = fflush(f) || fchmod(fd, 0644) ? -errno : 0;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	/* No fsync: these files live on a tmpfs (/run); the rename makes them whole. */
+	if (!rc && rename(tmp, file))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
 int replace_file(const char *file, const char *tmp, const char *text, size_t len)
 {
 	int fd, rc = 0;

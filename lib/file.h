@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * Read a whole regular file into a NUL-terminated buffer (it may hold NUL bytes of
@@ -31,6 +32,12 @@ int mkdir_p(const char *path);
 /* Write len bytes of text to tmp (made 0644, not through a link), then rename it
  * over file: readers see the old file or the whole new one. 0 or -errno. */
 int replace_file(const char *file, const char *tmp, const char *text, size_t len);
+
+/* What body prints, to a hidden temp file of a unique name beside file (0644), then
+ * renamed over it: readers see the old file or the whole new one. Buffered in 64 KiB
+ * on the stack (musl's own buffer is 1 KiB: a write each). 0 or -errno. */
+int replace_file_with(const char *file, void (*body)(FILE *f, const void *arg),
+		      const void *arg);
 
 /* FNV-1a, 64 bits: a digest to tell files apart (not against tampering). Start with
  * FNV1A64_INIT. */

@@ -11,6 +11,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "json.h"
 #include "kparams.h"
 #include "macros.h"
@@ -24,43 +25,33 @@
 
 typedef void (*body_fn)(struct json_out *j, const void *arg);
 
+struct json_body {
+	body_fn body;
+	const void *arg;
+};
+
+static void json_file(FILE *f, const void *arg)
+{
+	const struct json_body *b = arg;
+	struct json_out j;
+
+	json_begin(&j, f);
+	b->body(&j, b->arg);
+	json_end(&j);
+}
+
 /* Write the record through a temp file in the same directory, then rename it. */
 static int write_atomic(const char *dir, body_fn body, const void *arg)
 {
-	char tmp[4096], final[4096];
-	struct json_out j;
-	FILE *f;
-	int fd, rc;
+	const struct json_body b = {body, arg};
+	char final[4096];
+	int rc = state_dir_check(dir, true);
 
-	rc = state_dir_check(dir, true);
 	if (rc)
 		return rc;
-	if (xsnprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, HP_RECORD_FILE) ||
-	    xsnprintf(final, sizeof(final), "%s/%s", dir, HP_RECORD_FILE))
+	if (xsnprintf(final, sizeof(final), "%s/%s", dir, HP_RECORD_FILE))
 		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		rc = -errno;
-		close(fd);
-		unlink(tmp);
-		return rc;
-	}
-	json_begin(&j, f);
-	body(&j, arg);
-	json_end(&j);
-	/* No fsync: the record lives on a tmpfs (/run); the rename is what makes it
-	 * whole. */
-	rc = fflush(f) || fchmod(fd, 0644) ? -errno : 0;
-	if (fclose(f) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, final))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return replace_file_with(final, json_file, &b);
 }
 
 /* A record_log() line, at most, and the kernel log's word on a 1G shortfall. */

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "mounts.h"
 #include "parse.h"
 #include "verify.h"
@@ -65,41 +66,33 @@ void pools_compare(const struct hp_record *r, const struct hp_topology *t, FILE 
 
 /* The textfile, atomically and readable by node_exporter: only where its directory
  * is (node_exporter installed); nothing is made for a tool that is not there. */
+struct textfile {
+	const struct hp_record *r;
+	const struct hp_topology *t;
+};
+
+static void textfile_body(FILE *f, const void *arg)
+{
+	const struct textfile *tf = arg;
+
+	record_prometheus(f, tf->r, tf->t);
+}
+
 static int write_textfile(const char *file, const struct hp_record *r,
 			  const struct hp_topology *t)
 {
-	char dir[4096], tmp[4200];
+	const struct textfile tf = {r, t};
+	char dir[4096];
 	char *slash;
-	FILE *f;
-	int fd, rc = 0;
 
-	if (xsnprintf(dir, sizeof(dir), "%s", file) ||
-	    xsnprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", file))
+	if (xsnprintf(dir, sizeof(dir), "%s", file))
 		return -ENAMETOOLONG;
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
 	if (access(dir[0] ? dir : "/", W_OK))
 		return -errno;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return -ENOMEM;
-	}
-	record_prometheus(f, r, t);
-	if (fflush(f) || fchmod(fd, 0644))
-		rc = -errno;
-	if (fclose(f) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, file))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return replace_file_with(file, textfile_body, &tf);
 }
 
 int verify(const struct hp_settings *s, const struct hp_record *r,

@@ -127,6 +127,7 @@ make_root() {
 	[ -x "$TOP/hugepar-test" ] && cp "$TOP/hugepar-test" "$r/usr/sbin/hugepar-test"
 	[ -x "$TOP/build/holdpages" ] && cp "$TOP/build/holdpages" "$r/usr/bin/holdpages"
 	[ -x "$TOP/build/timeit" ] && cp "$TOP/build/timeit" "$r/usr/bin/timeit"
+	[ -x "$TOP/build/syscost" ] && cp "$TOP/build/syscost" "$r/usr/bin/syscost"
 	# systemd switches only into a root that looks like an OS tree
 	printf 'NAME=hugepar-test\nID=hugepar-test\n' >"$r/etc/os-release"
 	# the settings a package installs, the same file the module puts in the initramfs
@@ -276,7 +277,7 @@ if [ "${1:-}" = bench ]; then
 	[ -f "$B/initrd-$KVER-${BOOT_FLAVOUR:-nosystemd}.img" ] && [ -f "$B/root.img" ] ||
 		setup "${BOOT_FLAVOUR:-nosystemd}" >/dev/null || exit 1
 	boot "bench-$2" "${BOOT_FLAVOUR:-nosystemd}" "$3" "$4" || exit 1
-	tr -d '\r' <"$B/bench-$2.log" | grep -a '^BENCH\|^TRACE\|^UPTIME\|^NODE\|^STATUS\|^KLOG'
+	tr -d '\r' <"$B/bench-$2.log" | grep -a '^BENCH\|^TRACE\|^COST\|^UPTIME\|^NODE\|^STATUS\|^KLOG'
 	exit 0
 fi
 if [ "${1:-}" = demo ]; then

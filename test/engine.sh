@@ -125,6 +125,28 @@ expect_eq "auto probe: one page of one node probed, the workers did the rest (me
 	"('parallel', 399, 0)"
 settled "auto probe"
 
+# ... except where the parallel path would start two workers, one on each of two
+# nodes (a node of one CPU each): the probe (a fork, a write that changes nothing, a
+# page, the other node idle meanwhile) costs what going parallel could lose at worst,
+# so both nodes start at once. Three such nodes, or nodes of more CPUs, are probed.
+machine probe-2x1 "sizes 2048 1048576" "release 6.12.0" "sim rate 2048 1:2000" \
+	"node 0 cpus 0 mem 8G free 7G" "node 1 cpus 1 mem 8G free 7G"
+run --cmdline "rd.hugepar.pages=2M:150"
+expect_eq "two nodes of one CPU: no probe, a worker on each (method, note, by workers, workers)" \
+	"$(field "(r['sizes'][0]['method'], r['sizes'][0]['method_note'], r['sizes'][0]['pages_by_workers'], r['sizes'][0]['workers'])")" \
+	"('parallel', 'auto: a worker on each of two nodes: no probe', 300, 2)"
+expect_eq "two nodes of one CPU: pools" "$(pools)" "150 150"
+settled "two nodes of one CPU"
+machine probe-3x1 "sizes 2048 1048576" "release 6.12.0" "sim rate 2048 1:2000" \
+	"node 0 cpus 0 mem 8G free 7G" "node 1 cpus 1 mem 8G free 7G" "node 2 cpus 2 mem 8G free 7G"
+run --cmdline "rd.hugepar.pages=2M:150"
+expect_eq "three nodes of one CPU: probed" "$(field "r['sizes'][0]['method_note'][:13]")" "auto: serial "
+expect_eq "three nodes of one CPU: pools" "$(pools)" "150 150 150"
+settled "three nodes of one CPU"
+two probe-2x4 6.12.0 "sim rate 2048 1:2000 4:8000"
+run --cmdline "rd.hugepar.pages=2M:150@0,2M:150@1"
+expect_eq "two nodes of four CPUs: probed" "$(field "r['sizes'][0]['method_note'][:13]")" "auto: serial "
+
 # every reservation refused: per-node writes do the work, and the record says so
 two refused 6.12.0
 HUGEPAR_FAULT=reserve=ENOMEM run --method=parallel --cmdline "rd.hugepar.pages=2M:100"
@@ -333,14 +355,15 @@ settled "32 nodes"
 # --- faults at every phase: the deadline, SIGTERM, SIGKILL of the main process -----
 ASK="rd.hugepar.pages=2M:200 rd.hugepar.threads=2"
 for phase in probe raise spawn collect commit restore release reconcile; do
-	how=--method=parallel
-	[ $phase = probe ] && how=--method=auto # only auto probes
+	how=--method=parallel ask=$ASK
+	# only auto probes, and not a worker on each of two nodes
+	[ $phase = probe ] && how=--method=auto ask="rd.hugepar.pages=2M:200 rd.hugepar.threads=4"
 	two "late-$phase" 6.12.0
-	HUGEPAR_FAULT="$phase=delay:400" run $how --cmdline "$ASK rd.hugepar.timeout=0.3"
+	HUGEPAR_FAULT="$phase=delay:400" run $how --cmdline "$ask rd.hugepar.timeout=0.3"
 	settled "deadline at $phase"
 	row "deadline passes at $phase"
 	two "term-$phase" 6.12.0
-	HUGEPAR_FAULT="$phase=term" run $how --cmdline "$ASK"
+	HUGEPAR_FAULT="$phase=term" run $how --cmdline "$ask"
 	case $phase in
 	restore | release | reconcile) ;; # the work is done by then
 	*) expect_eq "SIGTERM at $phase: interrupted" "$(field "r['interrupted']")" True ;;
@@ -348,7 +371,7 @@ for phase in probe raise spawn collect commit restore release reconcile; do
 	settled "SIGTERM at $phase"
 	row "SIGTERM at $phase"
 	two "kill-$phase" 6.12.0
-	HUGEPAR_FAULT="$phase=kill" run $how --cmdline "$ASK"
+	HUGEPAR_FAULT="$phase=kill" run $how --cmdline "$ask"
 	expect_eq "SIGKILL at $phase: killed" "$RC" 137
 	sim show >/dev/null
 	left=("$(glob nr_overcommit_hugepages)" "$(glob surplus_hugepages)" "$(pools)")

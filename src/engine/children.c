@@ -180,13 +180,18 @@ void children_collect(struct children *cs, const struct collect_policy *p)
 	free(pf);
 }
 
-void children_release(struct children *cs)
+void children_let_go(struct children *cs)
 {
 	for (unsigned i = 0; i < cs->n; i++) {
 		if (cs->c[i].ctl >= 0)
 			close(cs->c[i].ctl);
 		cs->c[i].ctl = -1;
 	}
+}
+
+void children_release(struct children *cs)
+{
+	children_let_go(cs);
 	for (unsigned i = 0; i < cs->n; i++) {
 		close(cs->c[i].rfd);
 		cs->c[i].rfd = -1;

@@ -59,6 +59,8 @@ struct collect_policy {
 
 /* Until every child has reported or ended. */
 void children_collect(struct children *cs, const struct collect_policy *p);
+/* Tell holding children to exit, without waiting for them. */
+void children_let_go(struct children *cs);
 /* Let holding children go, and reap every child. */
 void children_release(struct children *cs);
 void children_free(struct children *cs);

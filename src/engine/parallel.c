@@ -473,10 +473,12 @@ int size_parallel(struct size_job *j)
 		start_workers(&pa);
 		held = collect_workers(&pa);
 		rc = commit(j, held);
+		/* Workers exit (on their own CPUs, while the overcommit is put back),
+		 * their reservations end, converted pages stay; so do the free pages
+		 * the coordinator held. */
+		children_let_go(&pa.kids);
 		restore_overcommit(j, &pa);
 		fault_at("release");
-		/* Workers exit, their reservations end, converted pages stay; so do the
-		 * free pages the coordinator held. */
 		children_release(&pa.kids);
 		hugetlb_release(&pa.hold);
 		if (rc)

@@ -110,6 +110,27 @@ static uint64_t workers_at_once(const struct size_job *j)
 	return k;
 }
 
+/* The auto probe (a fork timed, a write that changes nothing, a page) keeps every
+ * other CPU waiting for about two of the coordinator's forks and a page. Where the
+ * parallel path would start two workers, one on each of two nodes (each node's count
+ * settled from the start: nothing to measure), the probe costs what going parallel
+ * could lose at worst: the second fork. */
+static bool probe_pays(const struct size_job *j)
+{
+	unsigned nodes = 0;
+
+	for (unsigned n = 0; n < j->t->nnodes; n++) {
+		const struct hp_cell *c = plan_cell(j->p, n, j->z);
+
+		if (c->target <= c->current || !c->workers)
+			continue;
+		if (c->workers > 1)
+			return true;
+		nodes++;
+	}
+	return nodes != 2;
+}
+
 /* Which way this size goes. */
 static enum hp_method choose(struct size_job *j)
 {
@@ -135,6 +156,9 @@ static enum hp_method choose(struct size_job *j)
 			 "auto: %s pages, %llu workers at once: no probe", sz,
 			 (unsigned long long)workers_at_once(j));
 		set_method(j, HP_METHOD_PARALLEL, why);
+	} else if (j->method == HP_METHOD_AUTO && !probe_pays(j)) {
+		set_method(j, HP_METHOD_PARALLEL,
+			   "auto: a worker on each of two nodes: no probe");
 	} else if (j->method == HP_METHOD_AUTO && !size_auto_parallel(j))
 		set_method(j, HP_METHOD_SERIAL, NULL);
 	else

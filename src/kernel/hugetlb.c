@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hugetlb.c - the kernel's huge page pools: one interface over the live or simulated
  * kernel, the per-node write rule, and the test build's fault seam on every call. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,22 +40,22 @@ static int cmp_u64(const void *a, const void *b)
 
 int hugetlb_sizes(uint64_t *kbs, unsigned max, unsigned *n)
 {
-	DIR *d = path_opendir(HUGETLB_SYS_DIR);
-	struct dirent *de;
-	int rc = 0;
+	struct path_dir d;
+	const char *name;
+	int rc = path_dir_open(&d, HUGETLB_SYS_DIR);
 
 	*n = 0;
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d))) {
+	if (rc)
+		return rc == -ENOENT ? 0 : rc;
+	while ((name = path_dir_next(&d))) {
 		char num[32];
 		const char *p;
 		size_t len;
 		uint64_t kb;
 
-		if (strncmp(de->d_name, "hugepages-", 10))
+		if (strncmp(name, "hugepages-", 10))
 			continue;
-		p = de->d_name + 10;
+		p = name + 10;
 		len = strlen(p);
 		if (len < 3 || len - 2 >= sizeof(num) || strcmp(p + len - 2, "kB"))
 			continue;
@@ -70,14 +69,19 @@ int hugetlb_sizes(uint64_t *kbs, unsigned max, unsigned *n)
 		}
 		kbs[(*n)++] = kb;
 	}
-	closedir(d);
+	path_dir_close(&d);
 	qsort(kbs, *n, sizeof(kbs[0]), cmp_u64);
 	return rc;
 }
 
 bool hugetlb_numa(void)
 {
-	return path_exists("/sys/devices/system/node");
+	/* asked before every node read; the answer does not change while hugepar runs */
+	static int numa = -1;
+
+	if (numa < 0)
+		numa = path_exists("/sys/devices/system/node");
+	return numa;
 }
 
 int hugetlb_global(uint64_t kb, struct hp_global *g)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "idset.h"
@@ -162,31 +163,59 @@ int path_write_u64(uint64_t val, const char *fmt, ...)
 	return rc;
 }
 
-DIR *path_opendir(const char *fmt, ...)
+int path_dir_open(struct path_dir *d, const char *fmt, ...)
 {
 	char p[4096];
 	va_list ap;
-	DIR *d;
-	int rc, fd;
+	int rc;
 
+	d->fd = -1;
+	d->pos = d->len = 0;
 	va_start(ap, fmt);
 	rc = vbuild(p, sizeof(p), fmt, ap);
 	va_end(ap);
-	if (rc) {
-		errno = -rc;
-		return NULL;
+	if (rc)
+		return rc;
+	d->fd = open(p, O_RDONLY | O_DIRECTORY);
+	return d->fd < 0 ? -errno : 0;
+}
+
+/* The kernel's record of an entry (linux_dirent64 in getdents(2)). */
+struct dirent64_rec {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+const char *path_dir_next(struct path_dir *d)
+{
+	for (;;) {
+		const struct dirent64_rec *e;
+
+		if (d->pos >= d->len) {
+			long n = syscall(SYS_getdents64, d->fd, d->buf, sizeof(d->buf));
+
+			if (n <= 0) {
+				errno = n < 0 ? errno : 0;
+				return NULL;
+			}
+			d->len = (unsigned)n;
+			d->pos = 0;
+		}
+		e = (const struct dirent64_rec *)(d->buf + d->pos);
+		d->pos += e->reclen;
+		if (strcmp(e->name, ".") && strcmp(e->name, ".."))
+			return e->name;
 	}
-	/* not opendir(): with musl it adds an fcntl() of its own for O_CLOEXEC */
-	fd = open(p, O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return NULL;
-	d = fdopendir(fd);
-	if (!d) {
-		rc = errno;
-		close(fd);
-		errno = rc;
-	}
-	return d;
+}
+
+void path_dir_close(struct path_dir *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
 }
 
 int path_read_idlist(struct hp_idset *set, unsigned limit, const char *file)

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* topology.c - NUMA nodes, their CPUs and memory, and the kernel's huge page pools. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,24 +64,26 @@ static int read_nodes(struct hp_topology *t, const struct hp_idset *online)
 {
 	struct hp_idset ids = {0}, with_mem;
 	bool have_mem_list;
-	DIR *d = path_opendir(NODE_DIR);
-	struct dirent *de;
+	struct path_dir d;
+	const char *name;
 	unsigned n = 0;
+	int err = path_dir_open(&d, NODE_DIR);
 
-	if (!d)
-		return fail(t, -errno, NODE_DIR);
-	while ((de = readdir(d))) {
+	if (err)
+		return fail(t, err, NODE_DIR);
+	while ((name = path_dir_next(&d))) {
 		uint64_t id;
 
-		if (strncmp(de->d_name, "node", 4) || parse_u64(de->d_name + 4, &id))
+		if (strncmp(name, "node", 4) || parse_u64(name + 4, &id))
 			continue;
 		if (id >= HP_MAX_NODES) {
-			closedir(d);
-			return fail(t, -ERANGE, NODE_DIR "/%s", de->d_name);
+			err = fail(t, -ERANGE, NODE_DIR "/%s", name);
+			path_dir_close(&d);
+			return err;
 		}
 		idset_add(&ids, id);
 	}
-	closedir(d);
+	path_dir_close(&d);
 	t->nnodes = idset_count(&ids);
 	if (t->nnodes == 0)
 		return fail(t, -ENOENT, NODE_DIR "/node*");
@@ -124,18 +125,17 @@ static int read_nodes(struct hp_topology *t, const struct hp_idset *online)
 /* Memory blocks under DIR (memoryN entries), or 0. */
 static unsigned count_blocks(const char *dir)
 {
-	DIR *d = path_opendir("%s", dir);
-	struct dirent *de;
+	struct path_dir d;
+	const char *name;
 	unsigned n = 0;
 	uint64_t id;
 
-	if (!d)
+	if (path_dir_open(&d, "%s", dir))
 		return 0;
-	while ((de = readdir(d)))
-		if (strncmp(de->d_name, "memory", 6) == 0 &&
-		    parse_u64(de->d_name + 6, &id) == 0)
+	while ((name = path_dir_next(&d)))
+		if (strncmp(name, "memory", 6) == 0 && parse_u64(name + 6, &id) == 0)
 			n++;
-	closedir(d);
+	path_dir_close(&d);
 	return n;
 }
 

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* undo.c - the run lock, and the notes that make a killed run's changes undoable. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -135,23 +134,24 @@ static int read_note(const char *file, struct undo_fix *f)
 int undo_recover(struct undo_fix *fixes, unsigned max, unsigned *n)
 {
 	char rel[512];
-	struct dirent *de;
-	DIR *d = path_opendir(HP_STATE_DIR);
+	struct path_dir d;
+	const char *name;
+	int rc = path_dir_open(&d, HP_STATE_DIR);
 
 	*n = 0;
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d)) && *n < max) {
+	if (rc)
+		return rc == -ENOENT ? 0 : rc;
+	while (*n < max && (name = path_dir_next(&d))) {
 		struct undo_fix *f = &fixes[*n];
 		unsigned long long kb;
 		struct hp_global g;
 		char tail[8];
 
-		if (sscanf(de->d_name, "restore-%llukB%7s", &kb, tail) != 1)
+		if (sscanf(name, "restore-%llukB%7s", &kb, tail) != 1)
 			continue;
 		memset(f, 0, sizeof(*f));
 		f->kb = kb;
-		snprintf(rel, sizeof(rel), HP_STATE_DIR "/%s", de->d_name);
+		snprintf(rel, sizeof(rel), HP_STATE_DIR "/%s", name);
 		f->rc = read_note(rel, f);
 		if (!f->rc)
 			f->rc = hugetlb_global(kb, &g);
@@ -166,7 +166,7 @@ int undo_recover(struct undo_fix *fixes, unsigned max, unsigned *n)
 			f->rc = undo_clear(kb);
 		(*n)++;
 	}
-	closedir(d);
+	path_dir_close(&d);
 	return 0;
 }
 

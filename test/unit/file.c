@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "path.h"
 #include "settings.h"
 #include "unit.h"
 
@@ -64,7 +65,77 @@ static void test_files(void)
 	settings_free(s);
 }
 
+static void big_body(FILE *f, const void *arg)
+{
+	for (unsigned i = 0; i < *(const unsigned *)arg; i++)
+		fprintf(f, "line %u\n", i);
+}
+
+/* A directory of more entries than one getdents64() buffer holds: each seen once,
+ * "." and ".." not at all; a file replaced whole from what a body prints. */
+static void test_dir(void)
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX", p[256];
+	static bool seen[400];
+	unsigned lines = 30000, n = 0, other = 0;
+	struct path_dir d;
+	const char *name, *kind;
+	char *text = NULL;
+	size_t len;
+
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	for (unsigned i = 0; i < 400; i++) {
+		snprintf(p, sizeof(p), "%s/entry-with-a-longish-name-%u", dir, i);
+		fclose(fopen(p, "w"));
+	}
+	CHECK(path_dir_open(&d, "%s", dir) == 0);
+	while ((name = path_dir_next(&d))) {
+		unsigned i;
+
+		if (sscanf(name, "entry-with-a-longish-name-%u", &i) == 1 && i < 400 &&
+		    !seen[i])
+			seen[i] = true, n++;
+		else
+			other++;
+	}
+	path_dir_close(&d);
+	CHECK(n == 400 && other == 0);
+	CHECK(path_dir_open(&d, "%s/none", dir) == -ENOENT);
+	path_dir_close(&d);
+	for (unsigned i = 0; i < 400; i++) {
+		snprintf(p, sizeof(p), "%s/entry-with-a-longish-name-%u", dir, i);
+		unlink(p);
+	}
+
+	/* 30000 lines (about 300 KB), whole, mode 0644, no temp file left */
+	snprintf(p, sizeof(p), "%s/out.txt", dir);
+	CHECK(replace_file_with(p, big_body, &lines) == 0);
+	CHECK(read_regular(p, 1 << 20, &text, &len, &kind) == 0);
+	CHECK(text && len > 200000 && strncmp(text, "line 0\n", 7) == 0 &&
+	      strstr(text, "\nline 29999\n") && text[len - 1] == '\n');
+	free(text);
+	{
+		struct stat st;
+
+		CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0644);
+	}
+	CHECK(path_dir_open(&d, "%s", dir) == 0);
+	n = 0;
+	while ((name = path_dir_next(&d)))
+		n += strcmp(name, "out.txt") != 0;
+	path_dir_close(&d);
+	CHECK(n == 0);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/none/out.txt", dir);
+	CHECK(replace_file_with(p, big_body, &lines) == -ENOENT);
+	rmdir(dir);
+}
+
 const struct unit_test unit_file[] = {
     {"files", test_files},
+    {"dir", test_dir},
     {NULL, NULL},
 };
