@@ -194,7 +194,6 @@ int main(int argc, char **argv)
 	c.command = argv[optind];
 	if ((rc = choose_kernel(&c)) >= 0)
 		return rc;
-	live_prepare();
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (strcmp(c.command, cmds[i].name) == 0)
 			return cmds[i].fn(&c);

@@ -89,12 +89,15 @@ static int bind(unsigned node, const struct hp_idset *cpus)
 			rc = -errno;
 		CPU_FREE(set);
 	}
+	/* libnuma's calls that need no numa_init() (it is not run: the Makefile) */
 	if (numa_available() >= 0) {
-		struct bitmask *bm = numa_allocate_nodemask();
+		struct bitmask *bm = numa_bitmask_alloc(node + 1);
 
+		if (!bm)
+			return -ENOMEM;
 		numa_bitmask_setbit(bm, node);
 		numa_set_membind(bm);
-		numa_free_nodemask(bm);
+		numa_bitmask_free(bm);
 	}
 	return rc;
 }
@@ -123,11 +126,6 @@ static int reserve(uint64_t kb, uint64_t pages, struct hugetlb_resv *r)
 static void release(struct hugetlb_resv *r)
 {
 	munmap(r->addr, r->len);
-}
-
-void live_prepare(void)
-{
-	(void)numa_available();
 }
 
 const struct hugetlb_ops hugetlb_live = {

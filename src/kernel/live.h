@@ -7,7 +7,4 @@
 
 extern const struct hugetlb_ops hugetlb_live;
 
-/* Have libnuma set itself up before workers are forked. */
-void live_prepare(void);
-
 #endif
