@@ -110,6 +110,17 @@ int mkdir_p(const char *path)
 	return mkdir(buf, 0755) && errno != EEXIST ? -errno : 0;
 }
 
+/* The end of both replacers: on success rename tmp over file; on a failure, or a
+ * rename that fails, remove tmp. rc is what went before. */
+static int settle_tmp(const char *tmp, const char *file, int rc)
+{
+	if (!rc && rename(tmp, file))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
 int replace_file_with(const char *file, void (*body)(FILE *f, const void *arg),
 		      const void *arg)
 {
@@ -140,11 +151,7 @@ int replace_file_with(const char *file, void (*body)(FILE *f, const void *arg),
 	if (fclose(f) && !rc)
 		rc = -errno;
 	/* No fsync: these files live on a tmpfs (/run); the rename makes them whole. */
-	if (!rc && rename(tmp, file))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return settle_tmp(tmp, file, rc);
 }
 
 int replace_file(const char *file, const char *tmp, const char *text, size_t len)
@@ -159,9 +166,5 @@ int replace_file(const char *file, const char *tmp, const char *text, size_t len
 	/* /run is a tmpfs: the rename is what makes the file whole */
 	if (close(fd) && !rc)
 		rc = -errno;
-	if (!rc && rename(tmp, file))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return settle_tmp(tmp, file, rc);
 }

@@ -64,8 +64,6 @@ void pools_compare(const struct hp_record *r, const struct hp_topology *t, FILE 
 	}
 }
 
-/* The textfile, atomically and readable by node_exporter: only where its directory
- * is (node_exporter installed); nothing is made for a tool that is not there. */
 struct textfile {
 	const struct hp_record *r;
 	const struct hp_topology *t;
@@ -78,6 +76,8 @@ static void textfile_body(FILE *f, const void *arg)
 	record_prometheus(f, tf->r, tf->t);
 }
 
+/* The textfile, atomically and readable by node_exporter: only where its directory
+ * is (node_exporter installed); nothing is made for a tool that is not there. */
 static int write_textfile(const char *file, const struct hp_record *r,
 			  const struct hp_topology *t)
 {
