@@ -55,6 +55,21 @@ bare() {
 	fi
 	kill $pids
 	wait
+	# One of those processes alone, the others' CPUs idle: what each would take if
+	# the emulated CPUs ran at once as a real machine's do (bench/whole.sh sets the
+	# floor against it).
+	empty
+	sleep 1
+	rm -f /tmp/held
+	mkfifo /tmp/held
+	t0=$(up)
+	holdpages "$KB" 0 $((PAGES / cpus)) >/tmp/held &
+	pids=$!
+	held=$(head -n 1 /tmp/held)
+	t1=$(up)
+	[ "$round" = 0 ] || [ "$held" != held ] || echo "BENCH alone $((t1 - t0)) $(cat $H/surplus_hugepages)"
+	kill $pids
+	wait
 	echo 0 >$H/nr_overcommit_hugepages
 }
 hp() { /usr/sbin/hugepar apply --config /dev/null --record-dir /tmp/r \

@@ -60,6 +60,14 @@ print('| %s | %s | %s | %s | %s | %s | %s | %s |' % (cell(ms['pernode']), cell(m
       cell(ms['bare']) if 'bare' in ms else '-', cell(ms['hugepar']), paired('pernode'),
       paired('global'), '%.2f' % statistics.median(floor) if floor else '-',
       cell(ms['fixed']) if 'fixed' in ms else '-'))
+if 'alone' in ms and 'bare' in ms:
+    # how near to two CPUs at once the emulated machine came in these rounds: the
+    # most any parallel way could reach is per-node writes over the floor
+    r = [a / b for a, b in zip(ms['alone'], ms['bare']) if b > 0]
+    print('\nOne of the floor\'s processes alone, the other CPUs idle: %s ms; alone / the floor %.2f'
+          ' (%.2f-%.2f), 1.00 where the emulated CPUs ran fully at once; per-node writes / the floor %.2fx.' % (
+          cell(ms['alone']), statistics.median(r), min(r), max(r),
+          statistics.median([p / b for p, b in zip(ms['pernode'], ms['bare']) if b > 0])))
 for n in notes:
     print('\nFrom the guest: %s' % n)
 if phases:

@@ -176,10 +176,40 @@ INIT
 	mkfs.ext4 -q -d "$r" -L hproot "$B/root.img" 32M >/dev/null
 }
 
+# pin_vcpus PIDFILE: each vCPU thread of the QEMU that wrote PIDFILE on a host CPU of
+# its own (vCPU i on host CPU i, modulo the host's count), as a real machine's CPUs
+# run at once. Left to the host's scheduler, the two busy vCPU threads of a two-node
+# bench shared a host CPU now and then (with QEMU's own threads beside them): two
+# bare processes reserving on two nodes at once took 1.25x one of them alone, and
+# memset in two guest processes 1.0-1.5x one (doc/benchmarks.md, "Two vCPUs at
+# once"). For bench boots (test/boot.sh bench); the boot cases are not timed.
+pin_vcpus() {
+	local pid="" t c n cpus
+	cpus=$(nproc)
+	for _ in $(seq 200); do
+		[ -z "$pid" ] && [ -s "$1" ] && read -r pid <"$1"
+		if [ -n "$pid" ]; then
+			n=0
+			for t in /proc/"$pid"/task/*; do
+				read -r c <"$t/comm" 2>/dev/null || continue
+				case $c in
+				"CPU "*/TCG)
+					c=${c#CPU }
+					taskset -pc $((${c%%/*} % cpus)) "${t##*/}" >/dev/null && n=$((n + 1))
+					;;
+				esac
+			done
+			[ "$n" -ge "$NUMA_CPUS" ] && return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
+
 # boot NAME FLAVOUR TOPOLOGY CMDLINE: TOPOLOGY is "MB:CPUS MB:CPUS ..." per node, CPUS
 # a count (0 for a CPU-less node). The log is $B/NAME.log, the record $B/NAME.json.
 boot() {
-	local name=$1 flavour=$2 cmdline=$4 try
+	local name=$1 flavour=$2 cmdline=$4 try qemu
 	qemu_numa "$3"
 	wanted "$name" || return 1 # TESTS names other cases
 	if [ ! -s "$B/initrd-$KVER-$flavour.img" ]; then
@@ -193,11 +223,17 @@ boot() {
 	# its log kept as NAME.panic.log.
 	for try in 1 2; do
 		cp "$B/root.img" "$B/root-$name.img"
+		rm -f "$B/$name.pid"
 		timeout 300 qemu-system-x86_64 -machine q35 -cpu max,pdpe1gb=on -smp "$NUMA_CPUS" -m "${NUMA_MEM}M" \
 			"${NUMA_ARGS[@]}" -kernel "$KERNEL" -initrd "$B/initrd-$KVER-$flavour.img" \
 			-drive "file=$B/root-$name.img,format=raw,if=virtio" \
 			-append "console=ttyS0 root=LABEL=hproot rw panic=-1 rd.shell=0 loglevel=4 $cmdline" \
-			-display none -monitor none -serial "file:$B/$name.log" -no-reboot >/dev/null 2>&1
+			-name "$name,debug-threads=on" -pidfile "$B/$name.pid" \
+			-display none -monitor none -serial "file:$B/$name.log" -no-reboot >/dev/null 2>&1 &
+		qemu=$!
+		[ -z "${PIN_VCPUS:-}" ] || pin_vcpus "$B/$name.pid" ||
+			echo "     $name: the vCPU threads were not pinned (see pin_vcpus)"
+		wait $qemu
 		rm -f "$B/root-$name.img"
 		[ $try = 1 ] && grep -aq 'Kernel panic' "$B/$name.log" && ! grep -aq 'hugepar' "$B/$name.log" ||
 			break
@@ -276,7 +312,7 @@ if [ "${1:-}" = bench ]; then
 	kernel "${BENCH_KERNEL:-6.1}" || { echo "bench: no Linux ${BENCH_KERNEL:-6.1} kernel"; exit 1; }
 	[ -f "$B/initrd-$KVER-${BOOT_FLAVOUR:-nosystemd}.img" ] && [ -f "$B/root.img" ] ||
 		setup "${BOOT_FLAVOUR:-nosystemd}" >/dev/null || exit 1
-	boot "bench-$2" "${BOOT_FLAVOUR:-nosystemd}" "$3" "$4" || exit 1
+	PIN_VCPUS=1 boot "bench-$2" "${BOOT_FLAVOUR:-nosystemd}" "$3" "$4" || exit 1
 	tr -d '\r' <"$B/bench-$2.log" | grep -a '^BENCH\|^TRACE\|^COST\|^UPTIME\|^NODE\|^STATUS\|^KLOG'
 	exit 0
 fi
