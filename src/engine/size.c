@@ -21,22 +21,27 @@
 #include "sys.h"
 
 /* Per-node writes of the targets, one node after the other: the shrinks (exact
- * mode) or the growth. */
-static void run_serial(struct size_job *j, bool shrink)
+ * mode) or the growth. have: each node's persistent count, where the caller has just
+ * read it (UINT64_MAX where it could not), kept true after each write; NULL: each
+ * node is read here. */
+static void run_serial(struct size_job *j, bool shrink, uint64_t *have)
 {
 	for (unsigned n = 0; n < j->t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
-		uint64_t have;
-		int rc;
+		uint64_t now;
+		int rc = 0;
 
 		if (shrink ? c->target >= c->current : c->target <= c->current)
 			continue;
-		rc = size_node_now(j, n, &have);
+		if (have && have[n] != UINT64_MAX)
+			now = have[n];
+		else
+			rc = size_node_now(j, n, &now);
 		if (rc) {
 			size_note(j, n, "cannot read the node's pool: %s", strerror(-rc));
 			continue;
 		}
-		if (shrink ? have <= c->target : have >= c->target)
+		if (shrink ? now <= c->target : now >= c->target)
 			continue;
 		if (size_out_of_time(j)) {
 			size_note(j, n, "%s", size_stopped_why(j));
@@ -47,17 +52,21 @@ static void run_serial(struct size_job *j, bool shrink)
 			size_note(j, n, "nr_hugepages write failed: %s", strerror(-rc));
 		else if (size_out_of_time(j))
 			size_note(j, n, "%s", size_stopped_why(j));
+		if (have && size_node_now(j, n, &have[n]))
+			have[n] = UINT64_MAX;
 	}
 }
 
-/* Trim nodes that got pages meant for others; top up short nodes exactly. */
-static void reconcile(struct size_job *j)
+/* Trim nodes that got pages meant for others; top up short nodes exactly. Each node
+ * is read once, and again only where it was written: have (per node) ends with their
+ * counts, UINT64_MAX where a node could not be read; before (per node) is room for
+ * the counts before the top-up. */
+static void reconcile(struct size_job *j, uint64_t *have, uint64_t *before)
 {
 	const struct hp_topology *t = j->t;
-	uint64_t *have = calloc(t->nnodes, sizeof(*have)), now;
 
 	fault_at("reconcile");
-	for (unsigned n = 0; have && n < t->nnodes; n++) {
+	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
 
 		if (size_node_now(j, n, &have[n])) {
@@ -72,12 +81,12 @@ static void reconcile(struct size_job *j)
 				have[n] = UINT64_MAX;
 		}
 	}
-	run_serial(j, false);
-	for (unsigned n = 0; have && n < t->nnodes; n++)
-		if (have[n] != UINT64_MAX && size_node_now(j, n, &now) == 0 &&
-		    now > have[n])
-			j->rep.sr.topped_up += now - have[n];
-	free(have);
+	memcpy(before, have, t->nnodes * sizeof(*before));
+	run_serial(j, false, have);
+	for (unsigned n = 0; n < t->nnodes; n++)
+		if (before[n] != UINT64_MAX && have[n] != UINT64_MAX &&
+		    have[n] > before[n])
+			j->rep.sr.topped_up += have[n] - before[n];
 }
 
 bool size_grows(const struct hp_plan *p, unsigned z)
@@ -168,15 +177,15 @@ static enum hp_method choose(struct size_job *j)
 
 /* The record says which method did the work: when per-node writes (the probe's,
  * the top-up's) did most of it, the size was done serially, whatever was tried. */
-static void method_by_work(struct size_job *j)
+static void method_by_work(struct size_job *j, const uint64_t *have)
 {
-	uint64_t gained = 0, now;
+	uint64_t gained = 0;
 
 	for (unsigned n = 0; n < j->t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
 
-		if (size_node_now(j, n, &now) == 0 && now > c->current)
-			gained += now - c->current;
+		if (have[n] != UINT64_MAX && have[n] > c->current)
+			gained += have[n] - c->current;
 	}
 	if (!gained || j->rep.sr.pages_by_workers * 2 >= gained)
 		return;
@@ -200,7 +209,7 @@ void size_run(struct size_job *j)
 		j->rep.sr.surplus_before = g.pool.surplus;
 	}
 	/* Exact mode: shrink first, so the memory serves the growth of other sizes. */
-	run_serial(j, true);
+	run_serial(j, true, NULL);
 	if (choose(j) == HP_METHOD_PARALLEL) {
 		rc = size_parallel(j);
 		if (rc == -ENODEV)
@@ -217,10 +226,18 @@ void size_run(struct size_job *j)
 			set_method(j, HP_METHOD_SERIAL, why);
 	}
 	if (j->rep.sr.method == HP_METHOD_PARALLEL) {
-		reconcile(j);
-		method_by_work(j);
+		/* each node's count now, and before the top-up */
+		uint64_t *have = calloc(2 * (size_t)j->t->nnodes, sizeof(*have));
+
+		if (have) {
+			reconcile(j, have, have + j->t->nnodes);
+			method_by_work(j, have);
+		} else {
+			run_serial(j, false, NULL);
+		}
+		free(have);
 	} else {
-		run_serial(j, false);
+		run_serial(j, false, NULL);
 	}
 	if (hugetlb_global(j->kb, &g) == 0) {
 		j->rep.sr.overcommit_after = g.overcommit;
