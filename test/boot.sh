@@ -234,7 +234,7 @@ boot() {
 		[ -z "${PIN_VCPUS:-}" ] || pin_vcpus "$B/$name.pid" ||
 			echo "     $name: the vCPU threads were not pinned (see pin_vcpus)"
 		wait $qemu
-		rm -f "$B/root-$name.img"
+		rm -f "$B/root-$name.img" "$B/$name.pid"
 		[ $try = 1 ] && grep -aq 'Kernel panic' "$B/$name.log" && ! grep -aq 'hugepar' "$B/$name.log" ||
 			break
 		mv "$B/$name.log" "$B/$name.panic.log"
