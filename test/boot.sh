@@ -178,11 +178,11 @@ INIT
 
 # pin_vcpus PIDFILE: each vCPU thread of the QEMU that wrote PIDFILE on a host CPU of
 # its own (vCPU i on host CPU i, modulo the host's count), as a real machine's CPUs
-# run at once. Left to the host's scheduler, the two busy vCPU threads of a two-node
-# bench shared a host CPU now and then (with QEMU's own threads beside them): two
-# bare processes reserving on two nodes at once took 1.25x one of them alone, and
-# memset in two guest processes 1.0-1.5x one (doc/benchmarks.md, "Two vCPUs at
-# once"). For bench boots (test/boot.sh bench); the boot cases are not timed.
+# run at once. Left to the host's scheduler, the two busy vCPUs of a two-node bench
+# did not run fully at once: two bare processes reserving on two nodes at once took
+# 1.25x one of them alone, and memset in two guest processes 1.0-1.5x one; pinned,
+# 1.0x and 1.01-1.05x (doc/benchmarks.md, "Two vCPUs at once"). For bench boots
+# (test/boot.sh bench); the boot cases are not timed.
 pin_vcpus() {
 	local pid="" t c n cpus
 	cpus=$(nproc)
