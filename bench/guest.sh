@@ -24,52 +24,50 @@ pernode() {
 		echo $PER >"$d/hugepages/hugepages-2048kB/nr_hugepages"
 	done
 }
-# The floor for any parallel way on this machine: one bare process per CPU, bound to
-# its node, reserving its share with one hugetlb mapping (holdpages), all at once,
-# with nothing before or after. Timed until every one holds its pages; letting them
-# go (the pages are not kept) is not timed.
-bare() {
+# hold LABEL NODE...: one holder on each NODE given (a node twice: two holders
+# there), each reserving PAGES over the CPUs with one hugetlb mapping (holdpages),
+# all started at once from empty pools, timed until every one holds its pages;
+# letting them go (the pages are not kept) is not timed.
+hold() {
+	label=$1
+	shift
 	empty
 	sleep 1
-	cpus=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
-	echo $PAGES >$H/nr_overcommit_hugepages
 	rm -f /tmp/held
 	mkfifo /tmp/held
 	pids=
 	t0=$(up)
-	for d in /sys/devices/system/node/node[0-9]*; do
-		for _ in "$d"/cpu[0-9]*; do
-			# a holder that fails still says so, or the wait below would not end;
-			# started without a subshell, so that the kill below reaches it
-			holdpages "$KB" "${d##*node}" $((PAGES / cpus)) >/tmp/held &
-			pids="$pids $!"
-		done
+	for node; do
+		# a holder that fails still says so, or the wait below would not end;
+		# started without a subshell, so that the kill below reaches it
+		holdpages "$KB" "$node" $((PAGES / cpus)) >/tmp/held &
+		pids="$pids $!"
 	done
-	held=$(head -n "$cpus" /tmp/held)
+	held=$(head -n $# /tmp/held)
 	t1=$(up)
 	if [ "$round" != 0 ]; then
 		case $held in
-		*failed*) echo "BENCHNOTE bare: a holder got no pages (round $round)" ;;
-		*) echo "BENCH bare $((t1 - t0)) $(cat $H/surplus_hugepages)" ;;
+		*failed*) echo "BENCHNOTE $label: a holder got no pages (round $round)" ;;
+		*) echo "BENCH $label $((t1 - t0)) $(cat $H/surplus_hugepages)" ;;
 		esac
 	fi
 	kill $pids
 	wait
-	# One of those processes alone, the others' CPUs idle: what each would take if
-	# the emulated CPUs ran at once as a real machine's do (bench/whole.sh sets the
-	# floor against it).
-	empty
-	sleep 1
-	rm -f /tmp/held
-	mkfifo /tmp/held
-	t0=$(up)
-	holdpages "$KB" 0 $((PAGES / cpus)) >/tmp/held &
-	pids=$!
-	held=$(head -n 1 /tmp/held)
-	t1=$(up)
-	[ "$round" = 0 ] || [ "$held" != held ] || echo "BENCH alone $((t1 - t0)) $(cat $H/surplus_hugepages)"
-	kill $pids
-	wait
+}
+# The floor for any parallel way on this machine: one bare process per CPU, bound to
+# its node, all at once, with nothing before or after. Then one of those processes
+# alone, the others' CPUs idle: what each would take if the emulated CPUs ran at once
+# as a real machine's do (bench/whole.sh sets the floor against it).
+bare() {
+	cpus=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
+	echo $PAGES >$H/nr_overcommit_hugepages
+	nodes=
+	for d in /sys/devices/system/node/node[0-9]*; do
+		for _ in "$d"/cpu[0-9]*; do nodes="$nodes ${d##*node}"; done
+	done
+	# shellcheck disable=SC2086
+	hold bare $nodes
+	hold alone 0
 	echo 0 >$H/nr_overcommit_hugepages
 }
 hp() { /usr/sbin/hugepar apply --config /dev/null --record-dir /tmp/r \
