@@ -23,17 +23,21 @@
 /* Per-node writes of the targets, one node after the other: the shrinks (exact
  * mode) or the growth. have: each node's persistent count, where the caller has just
  * read it (UINT64_MAX where it could not), kept true after each write; NULL: each
- * node is read here. */
-static void run_serial(struct size_job *j, bool shrink, uint64_t *have)
+ * node is read here. Returns the pages the writes added to nodes whose count the
+ * caller knew. */
+static uint64_t run_serial(struct size_job *j, bool shrink, uint64_t *have)
 {
+	uint64_t added = 0;
+
 	for (unsigned n = 0; n < j->t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
+		bool known = have && have[n] != UINT64_MAX;
 		uint64_t now;
 		int rc = 0;
 
 		if (shrink ? c->target >= c->current : c->target <= c->current)
 			continue;
-		if (have && have[n] != UINT64_MAX)
+		if (known)
 			now = have[n];
 		else
 			rc = size_node_now(j, n, &now);
@@ -52,16 +56,20 @@ static void run_serial(struct size_job *j, bool shrink, uint64_t *have)
 			size_note(j, n, "nr_hugepages write failed: %s", strerror(-rc));
 		else if (size_out_of_time(j))
 			size_note(j, n, "%s", size_stopped_why(j));
-		if (have && size_node_now(j, n, &have[n]))
+		if (!have)
+			continue;
+		if (size_node_now(j, n, &have[n]))
 			have[n] = UINT64_MAX;
+		else if (known && have[n] > now)
+			added += have[n] - now;
 	}
+	return added;
 }
 
 /* Trim nodes that got pages meant for others; top up short nodes exactly. Each node
  * is read once, and again only where it was written: have (per node) ends with their
- * counts, UINT64_MAX where a node could not be read; before (per node) is room for
- * the counts before the top-up. */
-static void reconcile(struct size_job *j, uint64_t *have, uint64_t *before)
+ * counts, UINT64_MAX where a node could not be read. */
+static void reconcile(struct size_job *j, uint64_t *have)
 {
 	const struct hp_topology *t = j->t;
 
@@ -81,12 +89,7 @@ static void reconcile(struct size_job *j, uint64_t *have, uint64_t *before)
 				have[n] = UINT64_MAX;
 		}
 	}
-	memcpy(before, have, t->nnodes * sizeof(*before));
-	run_serial(j, false, have);
-	for (unsigned n = 0; n < t->nnodes; n++)
-		if (before[n] != UINT64_MAX && have[n] != UINT64_MAX &&
-		    have[n] > before[n])
-			j->rep.sr.topped_up += have[n] - before[n];
+	j->rep.sr.topped_up += run_serial(j, false, have);
 }
 
 bool size_grows(const struct hp_plan *p, unsigned z)
@@ -226,11 +229,10 @@ void size_run(struct size_job *j)
 			set_method(j, HP_METHOD_SERIAL, why);
 	}
 	if (j->rep.sr.method == HP_METHOD_PARALLEL) {
-		/* each node's count now, and before the top-up */
-		uint64_t *have = calloc(2 * (size_t)j->t->nnodes, sizeof(*have));
+		uint64_t *have = calloc(j->t->nnodes, sizeof(*have));
 
 		if (have) {
-			reconcile(j, have, have + j->t->nnodes);
+			reconcile(j, have);
 			method_by_work(j, have);
 		} else {
 			run_serial(j, false, NULL);
