@@ -23,13 +23,15 @@ test/boot.sh bench whole "${TOPO//_/ }" \
 /usr/bin/python3 - "$out/whole-${WHOLE_KB:-2048}-$TOPO.log" "$PAGES" "$ROUNDS" "$TOPO" "${WHOLE_KB:-2048}" "${BENCH_KERNEL:-6.1}" <<'PY'
 import statistics, sys
 log, pages, rounds, topo, kb, kernel = sys.argv[1:7]
-ms, phases, notes, costs = {}, {}, [], []
+ms, phases, notes, costs, io = {}, {}, [], [], []
 for l in open(log, errors='replace'):
     f = l.split()
     if len(f) >= 4 and f[0] == 'BENCHPOOL' and f[3] != '0':
         sys.exit('whole: round %s: %s started from %s pages, not from none (see %s)' % (f[1], f[2], f[3], log))
     if len(f) == 3 and f[0] == 'COST':
         costs.append((f[1].replace('-', ' '), float(f[2])))
+    if len(f) == 4 and f[0] == 'BENCHIO':
+        io.append(int(f[3]))
     if len(f) >= 2 and f[0] == 'BENCHNOTE':
         notes.append(' '.join(f[1:]))
     if len(f) >= 3 and f[0] == 'BENCH':
@@ -70,6 +72,9 @@ if 'alone' in ms and 'bare' in ms:
           statistics.median([p / b for p, b in zip(ms['pernode'], ms['bare']) if b > 0])))
 for n in notes:
     print('\nFrom the guest: %s' % n)
+if io:
+    print('\nTimed runs with writes to the emulated disk during them: %d of %d.' % (
+          sum(1 for w in io if w), len(io)))
 if phases:
     order = ['start', 'lock', 'topology', 'probe', 'estimate', 'raise', 'spawn', 'collect', 'commit',
              'restore', 'release', 'reconcile', 'record', 'done']
