@@ -237,8 +237,8 @@ boot() {
 	# TCG, seen on 6.12 before any user space ran), and a boot has once stopped
 	# short with nothing in its log to say why: a boot that did not reach the root
 	# is tried once more when the first try's kernel panicked, stalled or hung
-	# (not when init died: that can be the hooks' doing), its log kept as
-	# NAME.try1.log. A boot that does not finish shows the end of its log.
+	# (stalled() says which; not when init died or memory ran out), its log kept
+	# as NAME.try1.log. A boot that does not finish shows the end of its log.
 	for try in 1 2; do
 		cp "$B/root.img" "$B/root-$name.img"
 		rm -f "$B/$name.pid"
