@@ -8,15 +8,28 @@ mkdir -p "$OUT"
 
 # HUGEPAR_CASES="CASE ..." (test/run.sh sets it from TESTS="SUITE:CASE"): only the
 # checks whose name, up to its first ':', matches one of these globs are counted and
-# shown; a suite asks wanted() before it does a case's work.
+# shown; a suite asks wanted() before it does a case's work, and before work that
+# only some cases need (a build, a boot), so that what is not asked for is not done.
+# HUGEPAR_LIST=FILE (TESTS=list): nothing is wanted; every case asked about is
+# written to FILE instead, so a suite that guards each case lists them all.
 wanted() {
 	local c
+	if [ -n "${HUGEPAR_LIST:-}" ]; then
+		echo "${1%%:*}" >>"$HUGEPAR_LIST"
+		return 1
+	fi
 	[ -z "${HUGEPAR_CASES:-}" ] && return 0
 	for c in $HUGEPAR_CASES; do
 		# shellcheck disable=SC2053
 		[[ ${1%%:*} == $c ]] && return 0
 	done
 	return 1
+}
+# any_wanted CASE...: whether one of these cases is wanted (work they share)
+any_wanted() {
+	local c r=1
+	for c in "$@"; do wanted "$c" && r=0; done
+	return $r
 }
 pass() { wanted "$*" || return 0; PASSED=$((PASSED + 1)); echo "ok   $*"; }
 fail() { wanted "$*" || return 0; FAILED=$((FAILED + 1)); echo "FAIL $*"; }

@@ -8,9 +8,11 @@
 # failed checks are listed again at the end, before "N passed, N failed".
 #   TESTS="SUITE ..."        only these suites: unit unit-san tree layers golden cli
 #                            engine adapt live package fresh image boot
-#   TESTS="SUITE:CASE ..."   only these cases of a suite (a case is the name a check
-#                            begins with, before its ':'; globs as in the shell), e.g.
-#                            TESTS="boot:6.12-shares boot:7-*" or TESTS="engine:rule*"
+#   TESTS="SUITE:CASE ..."   only these cases of a suite, and only their work (a case
+#                            is the name a check begins with, before its ':'; globs
+#                            as in the shell), e.g. TESTS="boot:6.12-shares boot:7-*",
+#                            TESTS="engine:rule*" or TESTS="unit:plan.*"
+#   TESTS=list               list every case as SUITE:CASE, and run nothing
 #   HUGEPAR_SKIP_SAN=1   skip the sanitizer builds
 #   HUGEPAR_SKIP_BOOT=1  skip the QEMU boot tests
 #   HUGEPAR_SKIP_FRESH=1 skip the fresh Debian root (test/fresh.sh)
@@ -19,6 +21,12 @@ cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
 
 SUITES="unit unit-san tree layers golden cli engine adapt live package fresh image boot"
+LIST=""
+if [ "${TESTS:-}" = list ]; then
+	LIST=$OUT/list
+	TESTS=""
+	rm -rf "$LIST" && mkdir -p "$LIST"
+fi
 for t in ${TESTS:-}; do
 	[[ " $SUITES " == *" ${t%%:*} "* ]] || { echo "run.sh: no suite '${t%%:*}' (TESTS: $SUITES)" >&2; exit 2; }
 done
@@ -37,21 +45,29 @@ selected() {
 }
 
 # suite NAME SECONDS COMMAND...: a suite prints "NAME: N passed, N failed[, N
-# skipped]" last; its counts are added up.
+# skipped]" last; its counts are added up, and its time shown.
 suite() {
-	local name=$1 limit=$2 log=$OUT/suite-$1.log line rc p f s
+	local name=$1 limit=$2 log=$OUT/suite-$1.log line rc p f s start
 	shift 2
 	selected "$name" || return 0
+	if [ -n "$LIST" ]; then
+		: >"$LIST/$name"
+		HUGEPAR_LIST=$LIST/$name timeout -k 10 "$limit" "$@" >/dev/null 2>&1
+		sort -u "$LIST/$name" | sed "s/^/$name:/"
+		return
+	fi
 	echo "== $name"
+	start=$SECONDS
 	HUGEPAR_CASES=${CASES# } timeout -k 10 "$limit" "$@" 2>&1 | tee "$log" | sed -u '$d'
 	rc=${PIPESTATUS[0]}
+	TIMES="$TIMES $name $((SECONDS - start))"
 	line=$(tail -n 1 "$log")
 	grep '^FAIL' "$log" | sed "s/^FAIL /FAIL $name: /" >>"$OUT/failed.txt"
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		fail "$name: stopped after its limit of $limit s (see $log)"
 		return
 	fi
-	echo "== $line"
+	echo "== $line ($((SECONDS - start)) s)"
 	if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)? ]]; then
 		p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} s=${BASH_REMATCH[4]:-0}
 		PASSED=$((PASSED + p)) FAILED=$((FAILED + f)) SKIPPED=$((SKIPPED + s))
@@ -61,6 +77,7 @@ suite() {
 }
 
 : >"$OUT/failed.txt"
+TIMES=""
 suite unit 600 build/unit
 if [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
 	suite unit-san 900 build/unit-san
@@ -90,6 +107,9 @@ if [ -z "${HUGEPAR_SKIP_BOOT:-}" ] && [ -x test/boot.sh ]; then
 else
 	selected boot && skip "boot tests (HUGEPAR_SKIP_BOOT or no test/boot.sh)"
 fi
+[ -n "$LIST" ] && exit 0
+# each suite's time, in seconds
+[ -n "$TIMES" ] && echo "== times (s):$TIMES"
 if [ -s "$OUT/failed.txt" ] || [ "$FAILED" != 0 ]; then
 	echo "== failed:"
 	cat "$OUT/failed.txt"

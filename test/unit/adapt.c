@@ -175,8 +175,9 @@ static void test_adapt_edges(void)
 	CHECK(a.k == 16 && !a.settled);
 }
 
-const struct unit_test unit_adapt[] = {
+static const struct unit_test tests[] = {
     {"adapt_search", test_adapt_search}, {"adapt_one", test_adapt_one},
     {"adapt_small", test_adapt_small},	 {"adapt_words", test_adapt_words},
     {"adapt_edges", test_adapt_edges},	 {NULL, NULL},
 };
+UNIT_MODULE(adapt, tests)

@@ -134,8 +134,9 @@ static void test_dir(void)
 	rmdir(dir);
 }
 
-const struct unit_test unit_file[] = {
+static const struct unit_test tests[] = {
     {"files", test_files},
     {"dir", test_dir},
     {NULL, NULL},
 };
+UNIT_MODULE(file, tests)

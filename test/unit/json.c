@@ -79,8 +79,9 @@ static void test_json_text(void)
 	free(text);
 }
 
-const struct unit_test unit_json[] = {
+static const struct unit_test tests[] = {
     {"json", test_json},
-    {"json text", test_json_text},
+    {"json_text", test_json_text},
     {NULL, NULL},
 };
+UNIT_MODULE(json, tests)

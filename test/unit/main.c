@@ -2,16 +2,23 @@
 /*
  * main.c - the unit test runner: every test of every module, each in a forked child
  * with a time limit; the child's counts come back through a pipe, and a child that
- * crashes, hangs or exits early is one failure of its own. Prints the failed checks
- * as they happen, a line for each test that did not end, and "unit: N passed, N
- * failed" (N counts checks).
+ * crashes, hangs or exits early is one failure of its own. A test is named
+ * MODULE.TEST ("plan.rounding": the module's file, and the test's name without the
+ * module's prefix). Prints the failed checks as they happen, a line for each test
+ * that did not end, and "unit: N passed, N failed" (N counts checks).
  *   unit                 every test
- *   unit NAME...         the tests or modules named: "plan", "plan.rounding"
+ *   unit PATTERN...      the tests whose name, or whose module's, matches one of
+ *                        these globs: "plan", "plan.rounding", "adapt.*"
+ *   unit --list          the tests' names, a line each
+ * With no PATTERN, HUGEPAR_CASES (test/run.sh's TESTS=unit:PATTERN) gives them, and
+ * HUGEPAR_LIST=FILE (TESTS=list) writes the names to FILE and runs nothing.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,30 +29,44 @@
 
 unsigned unit_passed, unit_failed;
 
-static const struct {
-	const char *name;
-	const struct unit_test *tests;
-} modules[] = {
-    {"parse", unit_parse},	 {"file", unit_file}, {"json", unit_json},
-    {"settings", unit_settings}, {"plan", unit_plan}, {"result", unit_result},
-    {"adapt", unit_adapt},
-};
+static struct unit_module *modules;
 
-static bool wanted(int argc, char **argv, const char *module, const char *test)
+/* Keep the list sorted by name, so that the order does not follow the link's. */
+void unit_register(struct unit_module *m)
 {
-	char full[128];
+	struct unit_module **p = &modules;
 
-	if (argc < 2)
+	while (*p && strcmp((*p)->name, m->name) < 0)
+		p = &(*p)->next;
+	m->next = *p;
+	*p = m;
+}
+
+/* "plan.rounding" for the test plan_rounding of the module plan */
+static void test_name(char *buf, size_t len, const struct unit_module *m,
+		      const struct unit_test *t)
+{
+	size_t n = strlen(m->name);
+	const char *name = t->name;
+
+	if (strncmp(name, m->name, n) == 0 && name[n] == '_')
+		name += n + 1;
+	snprintf(buf, len, "%s.%s", m->name, name);
+}
+
+static bool wanted(char **patterns, size_t npatterns, const struct unit_module *m,
+		   const char *full)
+{
+	if (!npatterns)
 		return true;
-	snprintf(full, sizeof(full), "%s.%s", module, test);
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], module) == 0 || strcmp(argv[i], full) == 0)
+	for (size_t i = 0; i < npatterns; i++)
+		if (fnmatch(patterns[i], m->name, 0) == 0 || fnmatch(patterns[i], full, 0) == 0)
 			return true;
 	return false;
 }
 
 /* Run one test in a child; its counts are added to this process's. */
-static void run(const char *module, const struct unit_test *t)
+static void run(const char *name, const struct unit_test *t)
 {
 	unsigned counts[2] = {0, 0};
 	int fds[2], status;
@@ -54,8 +75,7 @@ static void run(const char *module, const struct unit_test *t)
 
 	fflush(stderr);
 	if (pipe(fds) || (pid = fork()) < 0) {
-		fprintf(stderr, "FAIL %s.%s: cannot start: %s\n", module, t->name,
-			strerror(errno));
+		fprintf(stderr, "FAIL %s: cannot start: %s\n", name, strerror(errno));
 		unit_failed++;
 		return;
 	}
@@ -88,28 +108,59 @@ static void run(const char *module, const struct unit_test *t)
 	}
 	unit_failed++;
 	if (WIFSIGNALED(status))
-		fprintf(stderr, "FAIL %s.%s: %s%s\n", module, t->name,
+		fprintf(stderr, "FAIL %s: %s%s\n", name,
 			WTERMSIG(status) == SIGALRM ? "past its time limit, " : "",
 			strsignal(WTERMSIG(status)));
 	else
-		fprintf(stderr, "FAIL %s.%s: ended without its counts (exit %d)\n",
-			module, t->name, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		fprintf(stderr, "FAIL %s: ended without its counts (exit %d)\n", name,
+			WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 int main(int argc, char **argv)
 {
+	char *patterns[64], *cases = NULL, *save = NULL, name[128];
+	size_t npatterns = 0;
+	const char *list_file = getenv("HUGEPAR_LIST");
+	FILE *list = NULL;
 	unsigned ran = 0;
 
-	for (size_t m = 0; m < sizeof(modules) / sizeof(modules[0]); m++)
-		for (const struct unit_test *t = modules[m].tests; t->name; t++)
-			if (wanted(argc, argv, modules[m].name, t->name)) {
-				run(modules[m].name, t);
+	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+		list = stdout;
+	} else if (argc > 1) {
+		for (int i = 1; i < argc && npatterns < 64; i++)
+			patterns[npatterns++] = argv[i];
+	} else if (list_file && *list_file) {
+		list = fopen(list_file, "a");
+		if (!list) {
+			fprintf(stderr, "unit: %s: %s\n", list_file, strerror(errno));
+			return 2;
+		}
+	} else if (getenv("HUGEPAR_CASES") && *getenv("HUGEPAR_CASES")) {
+		cases = strdup(getenv("HUGEPAR_CASES"));
+		for (char *p = strtok_r(cases, " \t", &save); p && npatterns < 64;
+		     p = strtok_r(NULL, " \t", &save))
+			patterns[npatterns++] = p;
+	}
+	for (const struct unit_module *m = modules; m; m = m->next)
+		for (const struct unit_test *t = m->tests; t->name; t++) {
+			test_name(name, sizeof(name), m, t);
+			if (list) {
+				fprintf(list, "%s\n", name);
+			} else if (wanted(patterns, npatterns, m, name)) {
+				run(name, t);
 				ran++;
 			}
+		}
+	free(cases);
+	if (list) {
+		if (list != stdout)
+			fclose(list);
+		if (list_file && list != stdout)
+			printf("unit: 0 passed, 0 failed\n");
+		return 0;
+	}
 	if (!ran) {
-		fprintf(stderr,
-			"unit: no test named so (modules: parse file json settings "
-			"plan result adapt)\n");
+		fprintf(stderr, "unit: no test named so (unit --list names them)\n");
 		return 2;
 	}
 	printf("unit: %u passed, %u failed\n", unit_passed, unit_failed);

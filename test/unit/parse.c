@@ -63,8 +63,9 @@ static void test_numbers(void)
 	CHECK(parse_bool("2", &b) == -EINVAL);
 }
 
-const struct unit_test unit_parse[] = {
+static const struct unit_test tests[] = {
     {"idlist", test_idlist},
     {"numbers", test_numbers},
     {NULL, NULL},
 };
+UNIT_MODULE(parse, tests)

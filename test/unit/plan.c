@@ -231,10 +231,11 @@ static void test_plan_auto(void)
 	      plan_auto_threads(3, 700 * GiB) == 3);
 }
 
-const struct unit_test unit_plan[] = {
+static const struct unit_test tests[] = {
     {"plan_amounts", test_plan_amounts},   {"plan_memory", test_plan_memory},
     {"plan_modes", test_plan_modes},	   {"plan_later", test_plan_later},
     {"plan_overflow", test_plan_overflow}, {"plan_no_memory", test_plan_no_memory},
     {"plan_total", test_plan_total},	   {"plan_rounding", test_plan_rounding},
     {"plan_auto", test_plan_auto},	   {NULL, NULL},
 };
+UNIT_MODULE(plan, tests)

@@ -83,8 +83,9 @@ static void test_judge(void)
 	CHECK(rc[1].status == HP_STATUS_OK && res.status == HP_STATUS_FAILED);
 }
 
-const struct unit_test unit_result[] = {
+static const struct unit_test tests[] = {
     {"result", test_result},
     {"judge", test_judge},
     {NULL, NULL},
 };
+UNIT_MODULE(result, tests)

@@ -140,8 +140,9 @@ static void test_settings_limits(void)
 	settings_free(s);
 }
 
-const struct unit_test unit_settings[] = {
+static const struct unit_test tests[] = {
     {"settings", test_settings},
     {"settings_limits", test_settings_limits},
     {NULL, NULL},
 };
+UNIT_MODULE(settings, tests)

@@ -28,8 +28,21 @@ struct unit_test {
 	void (*fn)(void);
 };
 
-/* Each ends with {NULL, NULL}. */
-extern const struct unit_test unit_parse[], unit_file[], unit_json[], unit_settings[],
-    unit_plan[], unit_result[], unit_adapt[];
+/* A module's tests: test/unit/NAME.c ends with UNIT_MODULE(NAME, its list), and the
+ * runner finds it (a constructor adds it to the runner's list before main()). */
+struct unit_module {
+	const char *name;
+	const struct unit_test *tests; /* ends with {NULL, NULL} */
+	struct unit_module *next;
+};
+
+void unit_register(struct unit_module *m);
+
+#define UNIT_MODULE(mod, list)                                                           \
+	static struct unit_module unit_module_##mod = {#mod, list, NULL};                \
+	__attribute__((constructor)) static void unit_register_##mod(void)               \
+	{                                                                                \
+		unit_register(&unit_module_##mod);                                       \
+	}
 
 #endif
