@@ -148,6 +148,12 @@ static bool bent(const struct adapt *a, unsigned lo, unsigned b)
 	       (uint64_t)measured(a, lo) * (b - lo);
 }
 
+/* The side of b that k lies on, as a bit of struct adapt's sides. */
+static unsigned side(unsigned b, unsigned k)
+{
+	return k < b ? ADAPT_BELOW : ADAPT_ABOVE;
+}
+
 /*
  * After growing (and shrinking): the best count measured, with clearly worse ones on
  * both sides, has the knee between its neighbours. Try the midpoint toward the better
@@ -176,18 +182,22 @@ static unsigned refine(struct adapt *a, const char *how)
 	if (hi == b) { /* only below: whatever was tried above */
 		mid = midpoint(a, b, lo);
 	} else {
+		/* each side once, the better neighbour's first; a side is known by where
+		 * it lies, not by which neighbour is better now (a midpoint tried and lost
+		 * is the new neighbour on its side, and may measure above the other) */
 		first = measured(a, hi) > measured(a, lo) ? hi : lo;
 		second = first == lo ? hi : lo;
-		if (a->sides == 0)
+		if (!(a->sides & side(b, first))) {
+			a->sides |= side(b, first);
 			mid = midpoint(a, b, first);
-		if (!mid && a->sides <= 1) {
-			a->sides = 1;
+		}
+		if (!mid && !(a->sides & side(b, second))) {
+			a->sides |= side(b, second);
 			mid = midpoint(a, b, second);
 		}
 	}
 	if (!mid)
 		return settle(a, how);
-	a->sides++;
 	a->nrefined++;
 	return go(a, mid);
 }

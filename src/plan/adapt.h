@@ -38,6 +38,10 @@ struct adapt_rate {
 	uint32_t pages_per_s;
 };
 
+/* The sides of the best count that refining has tried (struct adapt's sides). */
+#define ADAPT_BELOW 1u
+#define ADAPT_ABOVE 2u
+
 enum adapt_phase {
 	ADAPT_GROW,   /* doubling from the start */
 	ADAPT_SHRINK, /* growing did not pay: halving */

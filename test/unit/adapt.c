@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* adapt.c - unit tests: the worker-count controller's search, on curves. */
+#include <glob.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "adapt.h"
@@ -8,7 +11,7 @@
 /* A node's rate with k workers: a table, interpolated, flat past its ends. */
 struct curve {
 	unsigned n;
-	double k[8], rate[8];
+	double k[16], rate[16];
 };
 
 static double curve_at(const struct curve *c, unsigned k)
@@ -90,6 +93,149 @@ static void test_adapt_search(void)
 	CHECK(strcmp(adapt_run(&flat, 8, buf, sizeof(buf)), "2 4 8 1 -> 1") == 0);
 	CHECK(strcmp(adapt_run(&lock, 16, buf, sizeof(buf)), "4 8 2 1 3 -> 2") == 0);
 	CHECK(strcmp(adapt_run(&lock, 2, buf, sizeof(buf)), "2 1 -> 2") == 0);
+}
+
+/* A deterministic noise source (xorshift32): a measure within +-noise of the curve. */
+static double noisy(uint32_t *seed, double rate, double noise)
+{
+	*seed ^= *seed << 13;
+	*seed ^= *seed >> 17;
+	*seed ^= *seed << 5;
+	return rate * (1 + noise * (2.0 * (*seed % 20001) / 20000 - 1));
+}
+
+/* adapt_run() with each measure off the curve by up to +-noise, from a seed. */
+static unsigned adapt_run_noisy(const struct curve *c, unsigned ceiling, double noise,
+				uint32_t seed, char *buf, size_t len)
+{
+	struct adapt a;
+	size_t off = 0;
+
+	adapt_init(&a, ceiling, false);
+	for (unsigned steps = 0; !a.settled && steps < 20; steps++) {
+		off +=
+		    (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "", a.k);
+		adapt_step(&a, noisy(&seed, curve_at(c, a.k), noise));
+	}
+	snprintf(buf + off, len - off, " -> %u", a.k);
+	return a.settled ? a.k : 0;
+}
+
+/* A simulated machine of test/machines/: its 2M curve ("sim rate 2048 W:P ...") and
+ * node 0's CPUs (the most workers a node may have with threads = auto). */
+static int machine_curve(const char *path, struct curve *c, unsigned *cpus)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	c->n = 0;
+	*cpus = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *save = NULL, *tok;
+
+		if (strncmp(line, "sim rate 2048 ", 14) == 0) {
+			for (tok = strtok_r(line + 14, " \n", &save); tok && c->n < 16;
+			     tok = strtok_r(NULL, " \n", &save)) {
+				c->k[c->n] = strtod(tok, &tok);
+				c->rate[c->n++] = strtod(tok + 1, NULL);
+			}
+		} else if (strncmp(line, "node 0 cpus ", 12) == 0) {
+			tok = strtok_r(line + 12, " ", &save);
+			for (char *r = strtok_r(tok, ",", &save); r;
+			     r = strtok_r(NULL, ",", &save)) {
+				unsigned lo, hi;
+				int n = sscanf(r, "%u-%u", &lo, &hi);
+
+				*cpus += n == 2 ? hi - lo + 1 : 1;
+			}
+		}
+	}
+	fclose(f);
+	return c->n ? 0 : -1;
+}
+
+/*
+ * Every simulated machine's curve, as test/machines/ has it: the counts the search
+ * tries and where it settles, exactly, with measures true to the curve; and with each
+ * measure off by up to 4% (more than a measure on this host strays from the curve
+ * of a one-node machine), for 200 seeds, a settled count whose rate is within 5% of
+ * the curve's best.
+ */
+static const struct {
+	const char *machine, *search;
+} machine_searches[] = {
+    {"sim-cascadelake", "4 8 16 32 64 96 48 -> 64"},
+    {"sim-flat", "2 4 8 1 -> 1"},
+    {"sim-growing", "4 8 16 -> 16"},
+    {"sim-knee", "4 8 16 32 12 14 10 -> 12"},
+    {"sim-knee6", "4 8 16 12 6 7 5 -> 6"},
+    {"sim-lockbound", "4 8 2 1 3 -> 2"},
+    {"sim-skylake", "4 8 16 32 24 12 -> 16"},
+    {"sim-smallnodes", "2 4 6 5 -> 4"},
+};
+
+static void test_adapt_machines(void)
+{
+	glob_t g;
+	unsigned seen = 0;
+
+	CHECK(glob("test/machines/sim-*.desc", 0, NULL, &g) == 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *base = strrchr(g.gl_pathv[i], '/') + 1;
+		size_t known;
+		struct curve c;
+		unsigned cpus, worst = 0;
+		double best = 0;
+		char buf[160], name[64];
+
+		if (machine_curve(g.gl_pathv[i], &c, &cpus))
+			continue; /* no 2M curve: not a machine for the search */
+		snprintf(name, sizeof(name), "%.*s", (int)(strlen(base) - 5), base);
+		for (unsigned k = 1; k <= cpus; k++)
+			if (curve_at(&c, k) > best)
+				best = curve_at(&c, k);
+		for (known = 0;
+		     known < sizeof(machine_searches) / sizeof(machine_searches[0]);
+		     known++)
+			if (strcmp(machine_searches[known].machine, name) == 0)
+				break;
+		seen++;
+		if (known == sizeof(machine_searches) / sizeof(machine_searches[0])) {
+			fprintf(stderr,
+				"FAIL adapt.machines: %s has no expected search\n", name);
+			unit_failed++;
+			continue;
+		}
+		adapt_run_noisy(&c, cpus, 0, 1, buf, sizeof(buf));
+		if (strcmp(buf, machine_searches[known].search) != 0)
+			fprintf(stderr, "     %s: searched %s, want %s\n", name, buf,
+				machine_searches[known].search);
+		CHECK(strcmp(buf, machine_searches[known].search) == 0);
+		for (uint32_t seed = 1; seed <= 200; seed++) {
+			unsigned k =
+			    adapt_run_noisy(&c, cpus, 0.04, seed, buf, sizeof(buf));
+
+			if (!k || curve_at(&c, k) < 0.95 * best) {
+				if (!worst++)
+					fprintf(
+					    stderr,
+					    "     %s, seed %u: %s (%.0f pages/s, the best "
+					    "%.0f)\n",
+					    name, seed, buf, k ? curve_at(&c, k) : 0,
+					    best);
+			}
+		}
+		if (worst)
+			fprintf(
+			    stderr,
+			    "     %s: %u of 200 noisy searches off by more than 5%%\n",
+			    name, worst);
+		CHECK(worst == 0);
+	}
+	globfree(&g);
+	CHECK(seen == sizeof(machine_searches) / sizeof(machine_searches[0]));
 }
 
 /* With one writer's rate from the probe. */
@@ -176,8 +322,12 @@ static void test_adapt_edges(void)
 }
 
 static const struct unit_test tests[] = {
-    {"adapt_search", test_adapt_search}, {"adapt_one", test_adapt_one},
-    {"adapt_small", test_adapt_small},	 {"adapt_words", test_adapt_words},
-    {"adapt_edges", test_adapt_edges},	 {NULL, NULL},
+    {"adapt_search", test_adapt_search},
+    {"adapt_one", test_adapt_one},
+    {"adapt_small", test_adapt_small},
+    {"adapt_words", test_adapt_words},
+    {"adapt_edges", test_adapt_edges},
+    {"adapt_machines", test_adapt_machines},
+    {NULL, NULL},
 };
 UNIT_MODULE(adapt, tests)
