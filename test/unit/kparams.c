@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* kparams.c - unit tests: pools written as the kernel's own boot parameters. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kparams.h"
+#include "unit.h"
+
+/* What kparams_put() writes for r after 'before' (a string), and *first after. */
+static char *put(const char *before, const struct kparams_row *r, bool numa, bool *first)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fputs(before, f);
+	kparams_put(f, r, numa, first);
+	fclose(f);
+	return buf;
+}
+
+static void test_kparams_put(void)
+{
+	struct kparams_row r = {.kb = 2048, .n = 2, .ids = {0, 1}, .pages = {512, 512}};
+	bool first = true;
+	char *s;
+
+	s = put("", &r, true, &first);
+	CHECK(s && strcmp(s, "hugepagesz=2M hugepages=0:512,1:512") == 0 && !first);
+	free(s);
+	/* the next size follows after a space */
+	r = (struct kparams_row){.kb = 1048576, .n = 2, .ids = {0, 1}, .pages = {16, 8}};
+	s = put("x", &r, true, &first);
+	CHECK(s && strcmp(s, "x hugepagesz=1G hugepages=0:16,1:8") == 0 && !first);
+	free(s);
+
+	/* without NUMA (or with one node) the kernel takes one count */
+	first = true;
+	r = (struct kparams_row){.kb = 2048, .n = 2, .ids = {0, 1}, .pages = {100, 28}};
+	s = put("", &r, false, &first);
+	CHECK(s && strcmp(s, "hugepagesz=2M hugepages=128") == 0);
+	free(s);
+
+	/* empty pools are left out, and ids are the nodes' own */
+	first = true;
+	r = (struct kparams_row){
+	    .kb = 1048576, .n = 3, .ids = {0, 4, 1023}, .pages = {0, 16, 2}};
+	s = put("", &r, true, &first);
+	CHECK(s && strcmp(s, "hugepagesz=1G hugepages=4:16,1023:2") == 0);
+	free(s);
+
+	/* no pages at all: nothing, and the next size is still the first */
+	first = true;
+	r = (struct kparams_row){.kb = 2048, .n = 2, .ids = {0, 1}};
+	s = put("", &r, true, &first);
+	CHECK(s && strcmp(s, "") == 0 && first);
+	free(s);
+
+	/* other page sizes by their human names */
+	r = (struct kparams_row){.kb = 64, .n = 1, .ids = {0}, .pages = {3}};
+	s = put("", &r, true, &first);
+	CHECK(s && strcmp(s, "hugepagesz=64K hugepages=0:3") == 0);
+	free(s);
+	first = true;
+	r = (struct kparams_row){.kb = 16777216, .n = 1, .ids = {0}, .pages = {1}};
+	s = put("", &r, false, &first);
+	CHECK(s && strcmp(s, "hugepagesz=16G hugepages=1") == 0);
+	free(s);
+}
+
+/* A machine of n nodes (ids), sizes 2M and 1G, a plan and a result over it. */
+static struct hp_node nodes[4];
+static struct hp_cell cells[8];
+static struct hp_cell_result results[8];
+
+static void machine(struct hp_topology *t, struct hp_plan *p, struct hp_result *res,
+		    unsigned n, const unsigned *ids)
+{
+	memset(t, 0, sizeof(*t));
+	memset(p, 0, sizeof(*p));
+	memset(res, 0, sizeof(*res));
+	memset(nodes, 0, sizeof(nodes));
+	memset(cells, 0, sizeof(cells));
+	memset(results, 0, sizeof(results));
+	t->numa = t->hugetlb = true;
+	t->nnodes = p->nnodes = res->nnodes = n;
+	t->nsizes = p->nsizes = res->nsizes = 2;
+	t->nodes = nodes;
+	t->sizes[0].kb = 2048;
+	t->sizes[1].kb = 1048576;
+	for (unsigned i = 0; i < n; i++)
+		nodes[i].id = ids[i];
+	p->cells = cells;
+	res->cells = results;
+}
+
+/* Plan 'target' pages of size z on node n, of which it got 'achieved'. */
+static void cell(struct hp_plan *p, unsigned n, unsigned z, uint64_t target,
+		 uint64_t achieved)
+{
+	plan_cell(p, n, z)->target = target;
+	results[n * p->nsizes + z].achieved = achieved;
+}
+
+static void test_kparams_boot_route(void)
+{
+	static const unsigned ids[] = {0, 1, 2, 3}, sparse[] = {0, 8};
+	struct hp_topology t;
+	struct hp_plan p;
+	struct hp_result res;
+	char *s;
+
+	machine(&t, &p, &res, 2, ids);
+	cell(&p, 0, 0, 512, 100); /* 2M short: not gigantic, no route */
+	cell(&p, 1, 0, 512, 512);
+	cell(&p, 0, 1, 16, 16);
+	cell(&p, 1, 1, 16, 16);
+	CHECK(kparams_boot_route(&t, &p, &res, 0) == NULL);
+	CHECK(kparams_boot_route(&t, &p, &res, 1) == NULL); /* every node got it */
+
+	/* one node short: the planned pools of every node, as the kernel takes them */
+	cell(&p, 1, 1, 16, 3);
+	s = kparams_boot_route(&t, &p, &res, 1);
+	CHECK(s && strcmp(s, "hugepagesz=1G hugepages=0:16,1:16") == 0);
+	free(s);
+	/* more than planned is not short */
+	cell(&p, 1, 1, 16, 20);
+	CHECK(kparams_boot_route(&t, &p, &res, 1) == NULL);
+
+	/* a node with nothing planned is left out; ids are the nodes' own */
+	machine(&t, &p, &res, 2, sparse);
+	cell(&p, 0, 1, 0, 0);
+	cell(&p, 1, 1, 4, 0);
+	s = kparams_boot_route(&t, &p, &res, 1);
+	CHECK(s && strcmp(s, "hugepagesz=1G hugepages=8:4") == 0);
+	free(s);
+
+	/* one node, or no NUMA: one count */
+	machine(&t, &p, &res, 1, ids);
+	cell(&p, 0, 1, 2, 1);
+	s = kparams_boot_route(&t, &p, &res, 1);
+	CHECK(s && strcmp(s, "hugepagesz=1G hugepages=2") == 0);
+	free(s);
+	machine(&t, &p, &res, 4, ids);
+	t.numa = false;
+	for (unsigned n = 0; n < 4; n++)
+		cell(&p, n, 1, 1, 0);
+	s = kparams_boot_route(&t, &p, &res, 1);
+	CHECK(s && strcmp(s, "hugepagesz=1G hugepages=4") == 0);
+	free(s);
+	t.numa = true;
+	s = kparams_boot_route(&t, &p, &res, 1);
+	CHECK(s && strcmp(s, "hugepagesz=1G hugepages=0:1,1:1,2:1,3:1") == 0);
+	free(s);
+
+	/* a page of 4 MiB is not gigantic (x86's largest buddy block); 8 MiB is */
+	machine(&t, &p, &res, 2, ids);
+	t.sizes[1].kb = 4096;
+	cell(&p, 0, 1, 10, 0);
+	CHECK(kparams_boot_route(&t, &p, &res, 1) == NULL);
+	t.sizes[1].kb = 8192;
+	s = kparams_boot_route(&t, &p, &res, 1);
+	CHECK(s && strcmp(s, "hugepagesz=8M hugepages=0:10") == 0);
+	free(s);
+}
+
+static const struct unit_test tests[] = {
+    {"kparams_put", test_kparams_put},
+    {"kparams_boot_route", test_kparams_boot_route},
+    {NULL, NULL},
+};
+UNIT_MODULE(kparams, tests)

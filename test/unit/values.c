@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* values.c - unit tests: the grammar of setting values: amounts, entries, mounts. */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "settings.h"
+#include "unit.h"
+#include "values.h"
+
+#define GiB (UINT64_C(1) << 30)
+
+static bool amount_is(const char *str, enum hp_amount_kind kind, uint64_t value)
+{
+	struct hp_amount a = {0};
+
+	return value_amount(str, &a) == 0 && a.kind == kind && a.value == value;
+}
+
+static int amount_rc(const char *str)
+{
+	struct hp_amount a;
+
+	return value_amount(str, &a);
+}
+
+/* Counts, memory and shares: which the last character says. */
+static void test_values_amount(void)
+{
+	CHECK(amount_is("512", HP_AMOUNT_COUNT, 512));
+	CHECK(amount_is("0", HP_AMOUNT_COUNT, 0));
+	CHECK(amount_is("18446744073709551615", HP_AMOUNT_COUNT, UINT64_MAX));
+	CHECK(amount_is("64G", HP_AMOUNT_BYTES, 64 * GiB));
+	CHECK(amount_is("64GiB", HP_AMOUNT_BYTES, 64 * GiB));
+	CHECK(amount_is("512m", HP_AMOUNT_BYTES, UINT64_C(512) << 20));
+	CHECK(amount_is("4kB", HP_AMOUNT_BYTES, 4096));
+	CHECK(amount_is("1P", HP_AMOUNT_BYTES, UINT64_C(1) << 50));
+	CHECK(amount_is("50%", HP_AMOUNT_PERCENT, 5000));
+	CHECK(amount_is("12.5%", HP_AMOUNT_PERCENT, 1250));
+	CHECK(amount_is("0.01%", HP_AMOUNT_PERCENT, 1));
+	CHECK(amount_is("100%", HP_AMOUNT_PERCENT, 10000));
+	CHECK(amount_is("0%", HP_AMOUNT_PERCENT, 0));
+
+	/* Hostile values: nothing half read, a sign, a space, overflow. */
+	CHECK(amount_rc("") == -EINVAL);
+	CHECK(amount_rc("-1") == -EINVAL);
+	CHECK(amount_rc("+1") == -EINVAL);
+	CHECK(amount_rc(" 1") == -EINVAL);
+	CHECK(amount_rc("1 ") == -EINVAL);
+	CHECK(amount_rc("0x10") == -EINVAL);
+	CHECK(amount_rc("1.5G") == -EINVAL);
+	CHECK(amount_rc("12B") == -EINVAL);
+	CHECK(amount_rc("1E") == -EINVAL);
+	CHECK(amount_rc("G") == -EINVAL);
+	CHECK(amount_rc("%") == -EINVAL);
+	CHECK(amount_rc("50.%") == -EINVAL);
+	CHECK(amount_rc("12.345%") == -EINVAL);
+	CHECK(amount_rc("50%%") == -EINVAL);
+	CHECK(amount_rc("100.01%") == -ERANGE);
+	CHECK(amount_rc("101%") == -ERANGE);
+	CHECK(amount_rc("18446744073709551616") == -ERANGE);
+	CHECK(amount_rc("16777216T") == -ERANGE); /* 2^64 bytes */
+	CHECK(amount_rc("99999999999999999999%") == -ERANGE);
+
+	CHECK(strcmp(value_error(-ERANGE), "out of range") == 0);
+	CHECK(strcmp(value_error(-EINVAL), "malformed") == 0);
+}
+
+/* value_entry() on a copy of text: its rc, and the why it left. */
+static int entry(const char *text, struct hp_entry *e, char *why, size_t wlen)
+{
+	char buf[256];
+
+	memset(e, 0, sizeof(*e));
+	why[0] = '\0';
+	snprintf(buf, sizeof(buf), "%s", text);
+	return value_entry(buf, e, why, wlen);
+}
+
+static void test_values_entry(void)
+{
+	struct hp_entry e;
+	char why[160];
+
+	CHECK(entry("2M:512", &e, why, sizeof(why)) == 0);
+	CHECK(e.size_kb == 2048 && e.amount.kind == HP_AMOUNT_COUNT &&
+	      e.amount.value == 512 && e.all_nodes);
+	CHECK(entry("1G:4@0,2-3", &e, why, sizeof(why)) == 0);
+	CHECK(e.size_kb == 1048576 && !e.all_nodes && idset_count(&e.nodes) == 3 &&
+	      idset_has(&e.nodes, 0) && !idset_has(&e.nodes, 1) &&
+	      idset_has(&e.nodes, 2) && idset_has(&e.nodes, 3));
+	CHECK(entry("2048kB:50%@1", &e, why, sizeof(why)) == 0);
+	CHECK(e.size_kb == 2048 && e.amount.kind == HP_AMOUNT_PERCENT &&
+	      e.amount.value == 5000 && idset_count(&e.nodes) == 1);
+	CHECK(entry("3K:64G", &e, why, sizeof(why)) == 0); /* any whole kB */
+	CHECK(e.size_kb == 3 && e.amount.kind == HP_AMOUNT_BYTES &&
+	      e.amount.value == 64 * GiB);
+	CHECK(entry("1G:1@1023", &e, why, sizeof(why)) == 0 && idset_has(&e.nodes, 1023));
+
+	/* What is wrong is named, with the piece that is. */
+	CHECK(entry("2M", &e, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "expected SIZE:AMOUNT[@NODES]") == 0);
+	CHECK(entry("x:1", &e, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "page size 'x' is malformed") == 0);
+	CHECK(entry("1536:1", &e, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "page size '1536' is not a whole number of kB") == 0);
+	CHECK(entry("512:1", &e, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "page size '512' is not a whole number of kB") == 0);
+	CHECK(entry("0:1", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("-2M:1", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("17179869184G:1", &e, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "page size '17179869184G' is out of range") == 0);
+	CHECK(entry("2M:x", &e, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "amount 'x' is malformed (a count, a size like 64G, or 50%)") ==
+		  0);
+	CHECK(entry("2M:", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M::5", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:18446744073709551616", &e, why, sizeof(why)) == -ERANGE &&
+	      strstr(why, "is out of range"));
+	CHECK(entry("2M:101%", &e, why, sizeof(why)) == -ERANGE);
+	CHECK(entry("2M:1@", &e, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "node list '' is malformed") == 0);
+	CHECK(entry("2M:1@1024", &e, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "node list '1024' is out of range") == 0);
+	CHECK(entry("2M:1@0-18446744073709551615", &e, why, sizeof(why)) == -EINVAL &&
+	      strstr(why, "out of range"));
+	CHECK(entry("2M:1@0-99999999999999999999", &e, why, sizeof(why)) == -EINVAL &&
+	      strstr(why, "out of range"));
+	CHECK(entry("2M:1@3-1", &e, why, sizeof(why)) == -EINVAL &&
+	      strstr(why, "malformed"));
+	CHECK(entry("2M:1@0-", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@,", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@0,,1", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@0@1", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@ 0", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@\n", &e, why, sizeof(why)) == -EINVAL &&
+	      strstr(why, "malformed")); /* an empty set is no node list */
+
+	/* A long piece is shown cut to 32 characters, and why never overflows. */
+	CHECK(entry("2M:1@0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,x", &e, why, sizeof(why)) ==
+		  -EINVAL &&
+	      strcmp(why, "node list '0,1,2,3,4,5,6,7,8,9,10,11,12,13,' is malformed") ==
+		  0);
+	CHECK(entry("2M:x", &e, why, 8) == -EINVAL && strcmp(why, "amount ") == 0);
+}
+
+/* value_mount() on a copy of text; m is dropped by the caller. */
+static int mount_of(const char *text, struct hp_mount *m, char *why, size_t wlen)
+{
+	char buf[256];
+
+	memset(m, 0, sizeof(*m));
+	why[0] = '\0';
+	snprintf(buf, sizeof(buf), "%s", text);
+	return value_mount(buf, m, why, wlen);
+}
+
+static void test_values_mount(void)
+{
+	struct hp_mount m;
+	char why[160];
+
+	CHECK(mount_of("2M:/dev/hugepages", &m, why, sizeof(why)) == 0);
+	CHECK(m.size_kb == 2048 && strcmp(m.path, "/dev/hugepages") == 0 && !m.owner &&
+	      !m.group && !m.has_mode);
+	settings_drop_mount(&m);
+	CHECK(mount_of("1G:/mnt/huge1g,owner=qemu,group=kvm,mode=1770", &m, why,
+		       sizeof(why)) == 0);
+	CHECK(m.size_kb == 1048576 && strcmp(m.path, "/mnt/huge1g") == 0 &&
+	      strcmp(m.owner, "qemu") == 0 && strcmp(m.group, "kvm") == 0 && m.has_mode &&
+	      m.mode == 01770);
+	settings_drop_mount(&m);
+	/* the later of two same options wins */
+	CHECK(mount_of("2M:/h,owner=a,owner=1000,mode=0700,mode=0755", &m, why,
+		       sizeof(why)) == 0);
+	CHECK(strcmp(m.owner, "1000") == 0 && m.mode == 0755);
+	settings_drop_mount(&m);
+	CHECK(mount_of("2M:/h,mode=0", &m, why, sizeof(why)) == 0 && m.has_mode &&
+	      m.mode == 0);
+	settings_drop_mount(&m);
+
+	CHECK(mount_of("2M:dev/hugepages", &m, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "expected SIZE:/PATH[,owner=U][,group=G][,mode=OCTAL]") == 0);
+	settings_drop_mount(&m);
+	CHECK(mount_of("/dev/hugepages", &m, why, sizeof(why)) == -EINVAL);
+	settings_drop_mount(&m);
+	CHECK(mount_of("2X:/h", &m, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "page size '2X' is malformed") == 0);
+	settings_drop_mount(&m);
+	CHECK(mount_of("100:/h", &m, why, sizeof(why)) == -EINVAL);
+	settings_drop_mount(&m);
+	CHECK(mount_of("2M:/h,mode=8", &m, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "option 'mode=8': expected owner=, group= or mode=OCTAL") == 0);
+	settings_drop_mount(&m);
+	CHECK(mount_of("2M:/h,mode=10000", &m, why, sizeof(why)) == -EINVAL);
+	settings_drop_mount(&m);
+	CHECK(mount_of("2M:/h,mode=", &m, why, sizeof(why)) == -EINVAL);
+	settings_drop_mount(&m);
+	CHECK(mount_of("2M:/h,owner=", &m, why, sizeof(why)) == -EINVAL);
+	settings_drop_mount(&m);
+	CHECK(mount_of("2M:/h,uid=0", &m, why, sizeof(why)) == -EINVAL &&
+	      strstr(why, "'uid=0'"));
+	settings_drop_mount(&m);
+}
+
+static void format(enum hp_amount_kind kind, uint64_t value, char *buf, size_t len)
+{
+	struct hp_amount a = {kind, value};
+
+	amount_format(&a, buf, len);
+}
+
+static void test_values_format(void)
+{
+	char buf[32];
+
+	format(HP_AMOUNT_COUNT, 512, buf, sizeof(buf));
+	CHECK(strcmp(buf, "512") == 0);
+	format(HP_AMOUNT_COUNT, UINT64_MAX, buf, sizeof(buf));
+	CHECK(strcmp(buf, "18446744073709551615") == 0);
+	format(HP_AMOUNT_BYTES, 64 * GiB, buf, sizeof(buf));
+	CHECK(strcmp(buf, "64G") == 0);
+	format(HP_AMOUNT_BYTES, UINT64_C(1536) << 20, buf, sizeof(buf));
+	CHECK(strcmp(buf, "1.5G") == 0);
+	format(HP_AMOUNT_PERCENT, 5000, buf, sizeof(buf));
+	CHECK(strcmp(buf, "50%") == 0);
+	format(HP_AMOUNT_PERCENT, 1250, buf, sizeof(buf));
+	CHECK(strcmp(buf, "12.50%") == 0);
+	format(HP_AMOUNT_PERCENT, 1, buf, sizeof(buf));
+	CHECK(strcmp(buf, "0.01%") == 0);
+	format(HP_AMOUNT_PERCENT, 0, buf, sizeof(buf));
+	CHECK(strcmp(buf, "0%") == 0);
+	format(HP_AMOUNT_PERCENT, 1250, buf, 4); /* cut, never past the buffer */
+	CHECK(strcmp(buf, "12.") == 0);
+}
+
+static const struct unit_test tests[] = {
+    {"values_amount", test_values_amount},
+    {"values_entry", test_values_entry},
+    {"values_mount", test_values_mount},
+    {"values_format", test_values_format},
+    {NULL, NULL},
+};
+UNIT_MODULE(values, tests)
