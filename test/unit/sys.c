@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sys.c - unit tests: the clocks' units, and whether a process is gone. */
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sys.h"
+#include "unit.h"
+
+/* Each clock between two readings of the kernel's own, in its unit: no durations. */
+static void test_sys_clocks(void)
+{
+	struct timespec a, b;
+	uint64_t ms, us, ms2, boot;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	ms = now_ms();
+	us = now_us();
+	ms2 = now_ms();
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	CHECK(ms / 1000 >= (uint64_t)a.tv_sec && ms2 / 1000 <= (uint64_t)b.tv_sec);
+	CHECK(us / 1000000 >= (uint64_t)a.tv_sec && us / 1000000 <= (uint64_t)b.tv_sec);
+	CHECK(ms <= us / 1000 && us / 1000 <= ms2);
+	/* the boot clock counts suspended time too: never behind the monotonic one */
+	clock_gettime(CLOCK_BOOTTIME, &a);
+	boot = boottime_ms();
+	clock_gettime(CLOCK_BOOTTIME, &b);
+	CHECK(boot / 1000 >= (uint64_t)a.tv_sec && boot / 1000 <= (uint64_t)b.tv_sec);
+	CHECK(boot >= ms2);
+}
+
+/* A child that waits, named name (the kernel's comm, what /proc/PID/stat shows). */
+static pid_t child(const char *name)
+{
+	int fds[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		prctl(PR_SET_NAME, name);
+		c = 1;
+		if (write(fds[1], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	if (pid > 0 && read(fds[0], &c, 1) != 1)
+		pid = -1;
+	close(fds[0]);
+	return pid;
+}
+
+/* Until the child has exited and is a zombie, not reaped. */
+static void exited(pid_t pid)
+{
+	siginfo_t si;
+
+	waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT);
+}
+
+static void test_sys_pid_gone(void)
+{
+	pid_t pid;
+	int st;
+
+	CHECK(!pid_gone(getpid()));
+	CHECK(!pid_gone(1));
+	/* above any pid_max the kernel allows (4194304) */
+	CHECK(pid_gone(0x7ffffff0));
+
+	pid = child("waiting");
+	CHECK(pid > 0);
+	CHECK(!pid_gone(pid));
+	/* stopped is not gone */
+	kill(pid, SIGSTOP);
+	CHECK(waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st));
+	CHECK(!pid_gone(pid));
+	kill(pid, SIGKILL);
+	exited(pid);
+	CHECK(pid_gone(pid)); /* a zombie: its memory is already given back */
+	CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st));
+	CHECK(pid_gone(pid));
+
+	/* A name may hold ") Z (": the state is after the last ')'. */
+	pid = child("a) Z (b");
+	CHECK(pid > 0);
+	CHECK(!pid_gone(pid));
+	kill(pid, SIGTERM);
+	exited(pid);
+	CHECK(pid_gone(pid));
+	waitpid(pid, &st, 0);
+
+	pid = child(")");
+	CHECK(pid > 0);
+	CHECK(!pid_gone(pid));
+	kill(pid, SIGKILL);
+	exited(pid);
+	CHECK(pid_gone(pid));
+	waitpid(pid, &st, 0);
+}
+
+static const struct unit_test tests[] = {
+    {"sys_clocks", test_sys_clocks},
+    {"sys_pid_gone", test_sys_pid_gone},
+    {NULL, NULL},
+};
+UNIT_MODULE(sys, tests)
