@@ -53,11 +53,6 @@ bool stop_requested(void)
 	return stop != 0;
 }
 
-void stop_clear(void)
-{
-	stop = 0;
-}
-
 enum stop_why stop_check(uint64_t deadline)
 {
 	if (stop)

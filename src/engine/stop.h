@@ -14,7 +14,6 @@ void stop_install(void);
 void stop_install_worker(void);
 
 bool stop_requested(void);
-void stop_clear(void);
 
 /* Why a run ends early: none, the deadline, or a signal. */
 enum stop_why { STOP_NONE, STOP_DEADLINE, STOP_SIGNAL };

@@ -21,11 +21,6 @@ void hugetlb_use(const struct hugetlb_ops *ops)
 	kernel = ops;
 }
 
-const char *hugetlb_kernel_name(void)
-{
-	return kernel ? kernel->name : "none";
-}
-
 void hugetlb_set_release(const char *r)
 {
 	snprintf(release, sizeof(release), "%s", r ? r : "");

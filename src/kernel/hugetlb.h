@@ -67,7 +67,6 @@ struct hugetlb_ops {
 
 /* Use another kernel than the live one (NULL: the live one again). */
 void hugetlb_use(const struct hugetlb_ops *ops);
-const char *hugetlb_kernel_name(void);
 
 /* Page sizes offered, ascending kB; 0 sizes when the kernel has no hugetlb. */
 int hugetlb_sizes(uint64_t *kb, unsigned max, unsigned *n);

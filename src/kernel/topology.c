@@ -263,15 +263,6 @@ int topology_read(struct hp_topology *t)
 	return topology_read_pools(t);
 }
 
-void topology_free(struct hp_topology *t)
-{
-	for (unsigned i = 0; t->nodes && i < t->nnodes; i++)
-		free(t->nodes[i].cpus);
-	free(t->nodes);
-	t->nodes = NULL;
-	t->nnodes = 0;
-}
-
 int topology_node_index(const struct hp_topology *t, unsigned id)
 {
 	for (unsigned i = 0; i < t->nnodes; i++)

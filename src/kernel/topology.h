@@ -54,7 +54,6 @@ struct hp_topology {
 int topology_read(struct hp_topology *t);
 /* Re-read only the pool counts (global and per node) of every size. */
 int topology_read_pools(struct hp_topology *t);
-void topology_free(struct hp_topology *t);
 
 /* Index of a node id, or -1. */
 int topology_node_index(const struct hp_topology *t, unsigned id);
