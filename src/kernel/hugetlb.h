@@ -65,7 +65,10 @@ struct hugetlb_ops {
 	void (*release)(struct hugetlb_resv *r);
 };
 
-/* Use another kernel than the live one (NULL: the live one again). */
+/* The kernel the pool reads and writes, bind and reserve go to: main() sets the live
+ * one, or (test build) the simulated one. With none (before, or after
+ * hugetlb_use(NULL)) they return -ENOSYS and hugetlb_release() does nothing;
+ * hugetlb_sizes() and hugetlb_numa() read sysfs either way. */
 void hugetlb_use(const struct hugetlb_ops *ops);
 
 /* Page sizes offered, ascending kB; 0 sizes when the kernel has no hugetlb. */
