@@ -176,8 +176,6 @@ static void set_workers(struct parallel *pa, unsigned n, unsigned k)
 		;
 }
 
-/* Between reports: measure each node's rate and let the controller choose its
- * workers. A measure lasts until each worker has made about two claims. */
 /* After a change of workers: each active worker has ended a claim it began after the
  * change. Then every claim in flight began with the new count at work: a claim that
  * spans the change would count time spent with the old count. */
@@ -245,8 +243,10 @@ static uint64_t timed_claim(double per_worker, const struct node_run *nr)
 	return MIN(MAX(c, UINT64_C(1)), claim_size(nr->need, nr->ad.ceiling));
 }
 
-/* Returns whether a node is still measured: once all are settled, the coordinator
- * sleeps until the reports come, and leaves the CPUs to the workers. */
+/* Between reports: measure each node's rate (how long a measure lasts: node_rate())
+ * and let the controller choose its workers. Returns whether a node is still
+ * measured: once all are settled, the coordinator sleeps until the reports come, and
+ * leaves the CPUs to the workers. */
 static bool tick(void *arg)
 {
 	struct parallel *pa = arg;
