@@ -8,12 +8,9 @@
 #include <string.h>
 
 #include "file.h"
-#include "idset.h"
 #include "macros.h"
 #include "parse.h"
-#include "path.h"
 #include "settings.h"
-#include "topology.h"
 
 void settings_init(struct hp_settings *s)
 {
