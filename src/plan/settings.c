@@ -175,10 +175,12 @@ static void add_entry(struct hp_settings *s, const char *key, const char *text,
 		e.text = strdup(text);
 		e.origin = strdup(origin);
 		e.key = strdup(key);
-		if (e.text && e.origin && e.key)
+		if (e.text && e.origin && e.key) {
 			s->entries[s->nentries++] = e;
-		else
+		} else {
+			s->failed = true;
 			settings_drop_entry(&e);
+		}
 	}
 	free(buf);
 }
@@ -261,12 +263,14 @@ static void add_mount(struct hp_settings *s, const char *key, const char *value,
 		m.text = strdup(value);
 		m.origin = strdup(origin);
 		m.key = strdup(key);
-		s->mounts[s->nmounts++] = m;
-		m = (struct hp_mount){0};
+		if (m.text && m.origin && m.key) {
+			s->mounts[s->nmounts++] = m;
+			m = (struct hp_mount){0};
+		} else {
+			s->failed = true;
+		}
 	}
-	free(m.path);
-	free(m.owner);
-	free(m.group);
+	settings_drop_mount(&m);
 	free(buf);
 }
 
