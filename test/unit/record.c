@@ -1,0 +1,796 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* record.c - unit tests: the record written, read back, replaced whole; the log. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "json.h"
+#include "path.h"
+#include "record.h"
+#include "unit.h"
+#include "version.h"
+
+#define GiB (UINT64_C(1) << 30)
+
+/*
+ * A run on two nodes (ids 0 and 2, so that an index taken for an id shows) with 2M
+ * and 1G pages: node 0 got its 2M pages; node 2's 2M were capped by the floor and
+ * rounded, and its 1G pages fell short at the deadline; a killed run's overcommit was
+ * put back, another's could not be. Plan and result are written down, not computed.
+ */
+static struct {
+	struct hp_settings s;
+	struct hp_topology t;
+	struct hp_node nodes[2];
+	struct hp_idset cpus[2];
+	struct hp_cell cells[4];
+	uint64_t floor[2], work[2];
+	unsigned threads[2];
+	struct hp_plan p;
+	struct hp_cell_result cr[4];
+	struct hp_result res;
+	struct hp_recovery rec;
+} F;
+
+static void fixture(void)
+{
+	struct hp_settings *s = &F.s;
+
+	memset(&F, 0, sizeof(F));
+	settings_init(s);
+	settings_set(s, "pages", "2M:100@0 2M:2000@2 1G:2@2", "/etc/hugepar.conf:3",
+		     false);
+	settings_set(s, "mount", "2M:/mnt/huge,mode=0770", "/etc/hugepar.conf:4", false);
+	settings_set(s, "threads", "4", "/etc/hugepar.conf:5", false);
+	settings_set(s, "rd.hugepar.timeout", "0", "kernel command line", true);
+	settings_add_source(s, "/etc/hugepar.conf");
+	settings_add_source(s, "kernel command line");
+	s->config = strdup("/etc/hugepar.conf");
+
+	F.t.numa = F.t.hugetlb = true;
+	F.t.ncpus_online = 8;
+	F.t.nnodes = 2;
+	F.t.nodes = F.nodes;
+	F.t.nsizes = 2;
+	F.t.sizes[0].kb = 2048;
+	F.t.sizes[1].kb = 1048576;
+	F.t.sizes[1].overcommit = 3;
+	F.t.sizes[1].pool.surplus = 1;
+	strcpy(F.t.release, "6.1.0-test");
+	for (unsigned i = 0; i < 2; i++) {
+		F.nodes[i].id = i * 2;
+		F.nodes[i].ncpus = 4;
+		F.nodes[i].cpus = &F.cpus[i];
+		for (unsigned c = 0; c < 4; c++)
+			idset_add(&F.cpus[i], i * 4 + c);
+		F.nodes[i].has_memory = true;
+	}
+	F.nodes[0].mem_total = F.nodes[0].mem_basis = 16 * GiB;
+	F.nodes[0].mem_free = 10 * GiB;
+	F.nodes[0].basis_blocks = true;
+	F.nodes[1].mem_total = F.nodes[1].mem_basis = 8 * GiB;
+	F.nodes[1].mem_free = 4 * GiB;
+
+	F.p.nnodes = F.p.nsizes = 2;
+	F.p.cells = F.cells;
+	F.p.floor = F.floor;
+	F.p.work = F.work;
+	F.p.threads = F.threads;
+	F.floor[0] = F.floor[1] = 512u << 20;
+	F.threads[0] = 3;
+	F.threads[1] = 1;
+	F.p.threads_total = 4;
+	F.cells[0] = (struct hp_cell){.requested_set = true,
+				      .current = 10,
+				      .requested = 100,
+				      .target = 100,
+				      .workers = 3,
+				      .granularity = 1};
+	F.cells[1] = (struct hp_cell){.granularity = 1};
+	F.cells[2] = (struct hp_cell){.requested_set = true,
+				      .requested = 2000,
+				      .target = 1536,
+				      .cut = HP_CUT_FLOOR,
+				      .workers = 1,
+				      .granularity = 512,
+				      .unrounded = 1600,
+				      .rounded = true};
+	F.cells[3] = (struct hp_cell){
+	    .requested_set = true, .requested = 2, .target = 2, .granularity = 1};
+
+	F.res.status = HP_STATUS_PARTIAL;
+	F.res.timed_out = true;
+	F.res.started_unix = 1700000000;
+	F.res.started_boot_ms = 4321;
+	F.res.duration_ms = 250;
+	F.res.nnodes = F.res.nsizes = 2;
+	F.res.cells = F.cr;
+	F.res.sizes[0] = (struct hp_size_result){.worked = true,
+						 .method = HP_METHOD_PARALLEL,
+						 .workers = 4,
+						 .ms = 200,
+						 .chunks = 30,
+						 .enomem = 2,
+						 .trimmed = 5,
+						 .topped_up = 7,
+						 .pages_by_workers = 1619};
+	F.res.sizes[1] = (struct hp_size_result){.worked = true,
+						 .method = HP_METHOD_SERIAL,
+						 .ms = 40,
+						 .overcommit_before = 3,
+						 .overcommit_after = 3,
+						 .surplus_before = 1,
+						 .surplus_after = 1};
+	strcpy(F.res.sizes[1].method_note, "gigantic pages: per-node writes");
+	strcpy(F.res.sizes[1].failure, "commit write failed");
+	strcpy(F.res.sizes[1].afterwards, "put back");
+	F.cr[0] = (struct hp_cell_result){.before = 10, .achieved = 100, .ms = 150};
+	F.cr[0].workers.workers_peak = 3;
+	F.cr[0].workers.workers_settled = 2;
+	F.cr[0].workers.nrates = 2;
+	F.cr[0].workers.rates[0] = (struct adapt_rate){1, 500};
+	F.cr[0].workers.rates[1] = (struct adapt_rate){2, 900};
+	strcpy(F.cr[0].workers.workers_why, "two was the knee");
+	F.cr[1].status = HP_STATUS_UNCHANGED;
+	F.cr[2] = (struct hp_cell_result){
+	    .achieved = 1536, .ms = 90, .status = HP_STATUS_CAPPED};
+	strcpy(F.cr[2].reason, "floor kept: 1536 of 2000 requested");
+	F.cr[3] =
+	    (struct hp_cell_result){.achieved = 1, .ms = 40, .status = HP_STATUS_PARTIAL};
+	strcpy(F.cr[3].reason, "1 of 2: deadline reached");
+
+	F.rec.n = 2;
+	F.rec.fix[0] =
+	    (struct undo_fix){.kb = 2048, .raised = 300, .found = 300, .pid = 77};
+	F.rec.fix[1] = (struct undo_fix){
+	    .kb = 1048576, .before = 1, .raised = 9, .found = 9, .pid = 78, .rc = -EIO};
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(p);
+}
+
+static void rm_rf(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static char *slurp(const char *file, size_t *len)
+{
+	const char *kind;
+	char *text;
+	size_t n;
+
+	if (read_regular(file, 1 << 20, &text, len ? len : &n, &kind))
+		return NULL;
+	return text;
+}
+
+/* The names in dir, sorted, joined by spaces ("" for none). */
+static void listing(const char *dir, char *buf, size_t len)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (strcmp(names[i]->d_name, ".") && strcmp(names[i]->d_name, ".."))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+				 buf[0] ? " " : "", names[i]->d_name);
+		free(names[i]);
+	}
+	free(n >= 0 ? names : NULL);
+}
+
+/* An object's keys, in order, are exactly these (a space between each). */
+static int keys_are(const struct json_val *v, const char *want)
+{
+	char got[1024] = "";
+
+	if (!v || v->type != JSON_OBJ)
+		return 0;
+	for (unsigned i = 0; i < v->n; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s",
+			 i ? " " : "", v->keys[i]);
+	if (strcmp(got, want))
+		fprintf(stderr, "keys: %s\n want: %s\n", got, want);
+	return strcmp(got, want) == 0;
+}
+
+static int is(const struct json_val *v, const char *key, enum json_type type)
+{
+	const struct json_val *m = json_get(v, key);
+
+	return m && m->type == type;
+}
+
+static int str_is(const struct json_val *v, const char *key, const char *want)
+{
+	int ok = is(v, key, JSON_STR) && strcmp(json_get_str(v, key), want) == 0;
+
+	if (!ok)
+		fprintf(stderr, "%s: '%s', want '%s'\n", key, json_get_str(v, key), want);
+	return ok;
+}
+
+static int num_is(const struct json_val *v, const char *key, uint64_t want)
+{
+	const struct json_val *m = json_get(v, key);
+
+	return m && m->type == JSON_NUM && !m->neg && m->num == want;
+}
+
+static int bool_is(const struct json_val *v, const char *key, bool want)
+{
+	const struct json_val *m = json_get(v, key);
+
+	return m && m->type == JSON_BOOL && m->b == want;
+}
+
+#define TOP_KEYS                                                                         \
+	"format version kernel status error started_unix started_boot_ms duration_ms "   \
+	"timed_out interrupted hugetlb workers settings recovered sizes nodes"
+#define SETTINGS_KEYS                                                                    \
+	"enabled mode reserve threads timeout_ms granularity on_short textfile mounts "  \
+	"pages sources config digest problems"
+#define SIZE_KEYS                                                                        \
+	"size kb worked method method_note error workers ms overcommit_before "          \
+	"overcommit_after surplus_before surplus_after chunks chunks_refused trimmed "   \
+	"topped_up pages_by_workers kernel_route"
+#define NODE_KEYS "node cpus mem_total mem_free mem_basis basis_from floor workers sizes"
+#define CELL_KEYS                                                                        \
+	"size before requested target achieved workers workers_peak workers_settled "    \
+	"workers_rates workers_why granularity unrounded ms status reason"
+#define RECOVERED_KEYS "size pid overcommit_found overcommit_put_back ok note"
+
+static void check_settings(const struct json_val *set)
+{
+	const struct json_val *a;
+
+	CHECK(keys_are(set, SETTINGS_KEYS));
+	CHECK(bool_is(set, "enabled", true));
+	CHECK(str_is(set, "mode", "grow"));
+	CHECK(str_is(set, "reserve", "512M"));
+	CHECK(num_is(set, "threads", 4));
+	CHECK(num_is(set, "timeout_ms", 60000));
+	CHECK(str_is(set, "granularity", "auto"));
+	CHECK(str_is(set, "on_short", "continue"));
+	CHECK(str_is(set, "textfile", "/var/lib/prometheus/node-exporter/hugepar.prom"));
+	a = json_get(set, "mounts");
+	CHECK(a && a->type == JSON_ARR && a->n == 1);
+	if (a && a->n == 1) {
+		CHECK(keys_are(&a->kids[0], "mount origin"));
+		CHECK(str_is(&a->kids[0], "mount", "2M:/mnt/huge,mode=0770"));
+		CHECK(str_is(&a->kids[0], "origin", "/etc/hugepar.conf:4"));
+	}
+	a = json_get(set, "pages");
+	CHECK(a && a->type == JSON_ARR && a->n == 3);
+	if (a && a->n == 3) {
+		CHECK(keys_are(&a->kids[0], "entry origin"));
+		CHECK(str_is(&a->kids[0], "entry", "2M:100@0"));
+		CHECK(str_is(&a->kids[1], "entry", "2M:2000@2"));
+		CHECK(str_is(&a->kids[2], "entry", "1G:2@2"));
+		CHECK(str_is(&a->kids[2], "origin", "/etc/hugepar.conf:3"));
+	}
+	a = json_get(set, "sources");
+	CHECK(a && a->type == JSON_ARR && a->n == 2);
+	if (a && a->n == 2)
+		CHECK(a->kids[0].type == JSON_STR &&
+		      strcmp(a->kids[0].str, "/etc/hugepar.conf") == 0 &&
+		      strcmp(a->kids[1].str, "kernel command line") == 0);
+	CHECK(str_is(set, "config", "/etc/hugepar.conf"));
+	/* no file was read: the digest is FNV-1a's offset basis */
+	CHECK(str_is(set, "digest", "fnv1a64:cbf29ce484222325"));
+	a = json_get(set, "problems");
+	CHECK(a && a->type == JSON_ARR && a->n == 1);
+	if (a && a->n == 1) {
+		CHECK(keys_are(&a->kids[0], "origin key value message"));
+		CHECK(str_is(&a->kids[0], "origin", "kernel command line"));
+		CHECK(str_is(&a->kids[0], "key", "rd.hugepar.timeout"));
+		CHECK(str_is(&a->kids[0], "value", "0"));
+		CHECK(str_is(&a->kids[0], "message",
+			     "expected seconds, more than 0 and at most 3600"));
+	}
+}
+
+static void check_recovered(const struct json_val *a)
+{
+	CHECK(a && a->type == JSON_ARR && a->n == 2);
+	if (!a || a->n != 2)
+		return;
+	CHECK(keys_are(&a->kids[0], RECOVERED_KEYS));
+	CHECK(keys_are(&a->kids[1], RECOVERED_KEYS));
+	CHECK(str_is(&a->kids[0], "size", "2M"));
+	CHECK(num_is(&a->kids[0], "pid", 77));
+	CHECK(num_is(&a->kids[0], "overcommit_found", 300));
+	CHECK(num_is(&a->kids[0], "overcommit_put_back", 0));
+	CHECK(bool_is(&a->kids[0], "ok", true));
+	CHECK(str_is(&a->kids[0], "note",
+		     "2M: nr_overcommit_hugepages left at 300 by pid 77 put back to 0"));
+	/* not put back: what is left is what was found */
+	CHECK(str_is(&a->kids[1], "size", "1G"));
+	CHECK(num_is(&a->kids[1], "pid", 78));
+	CHECK(num_is(&a->kids[1], "overcommit_found", 9));
+	CHECK(num_is(&a->kids[1], "overcommit_put_back", 9));
+	CHECK(bool_is(&a->kids[1], "ok", false));
+	CHECK(str_is(&a->kids[1], "note",
+		     "1G: nr_overcommit_hugepages left at 9 by pid 78 could not be put "
+		     "back to 1: Input/output error"));
+}
+
+static void check_sizes(const struct json_val *a)
+{
+	const struct json_val *z;
+
+	CHECK(a && a->type == JSON_ARR && a->n == 2);
+	if (!a || a->n != 2)
+		return;
+	z = &a->kids[0];
+	CHECK(keys_are(z, SIZE_KEYS));
+	CHECK(str_is(z, "size", "2M") && num_is(z, "kb", 2048));
+	CHECK(bool_is(z, "worked", true));
+	CHECK(str_is(z, "method", "parallel") && str_is(z, "method_note", ""));
+	CHECK(str_is(z, "error", ""));
+	CHECK(num_is(z, "workers", 4) && num_is(z, "ms", 200));
+	CHECK(num_is(z, "overcommit_before", 0) && num_is(z, "overcommit_after", 0));
+	CHECK(num_is(z, "surplus_before", 0) && num_is(z, "surplus_after", 0));
+	CHECK(num_is(z, "chunks", 30) && num_is(z, "chunks_refused", 2));
+	CHECK(num_is(z, "trimmed", 5) && num_is(z, "topped_up", 7));
+	CHECK(num_is(z, "pages_by_workers", 1619));
+	CHECK(str_is(z, "kernel_route", "")); /* 2M is not gigantic */
+	z = &a->kids[1];
+	CHECK(keys_are(z, SIZE_KEYS));
+	CHECK(str_is(z, "size", "1G") && num_is(z, "kb", 1048576));
+	CHECK(str_is(z, "method", "serial"));
+	CHECK(str_is(z, "method_note", "gigantic pages: per-node writes"));
+	CHECK(str_is(z, "error", "commit write failed; put back"));
+	CHECK(num_is(z, "workers", 0) && num_is(z, "ms", 40));
+	CHECK(num_is(z, "overcommit_before", 3) && num_is(z, "overcommit_after", 3));
+	CHECK(num_is(z, "surplus_before", 1) && num_is(z, "surplus_after", 1));
+	/* node 2 is short of its 2 pages; node 0 asked for none */
+	CHECK(str_is(z, "kernel_route", "hugepagesz=1G hugepages=2:2"));
+}
+
+static void check_nodes(const struct json_val *a)
+{
+	const struct json_val *nd, *c, *r;
+
+	CHECK(a && a->type == JSON_ARR && a->n == 2);
+	if (!a || a->n != 2)
+		return;
+	nd = &a->kids[0];
+	CHECK(keys_are(nd, NODE_KEYS));
+	CHECK(num_is(nd, "node", 0) && num_is(nd, "cpus", 4));
+	CHECK(num_is(nd, "mem_total", UINT64_C(17179869184)));
+	CHECK(num_is(nd, "mem_free", UINT64_C(10737418240)));
+	CHECK(num_is(nd, "mem_basis", UINT64_C(17179869184)));
+	CHECK(str_is(nd, "basis_from", "memory blocks"));
+	CHECK(num_is(nd, "floor", 536870912) && num_is(nd, "workers", 3));
+	r = json_get(nd, "sizes");
+	CHECK(r && r->type == JSON_ARR && r->n == 2);
+	if (!r || r->n != 2)
+		return;
+	c = &r->kids[0];
+	CHECK(keys_are(c, CELL_KEYS));
+	CHECK(str_is(c, "size", "2M") && num_is(c, "before", 10));
+	CHECK(num_is(c, "requested", 100) && num_is(c, "target", 100));
+	CHECK(num_is(c, "achieved", 100) && num_is(c, "workers", 3));
+	CHECK(num_is(c, "workers_peak", 3) && num_is(c, "workers_settled", 2));
+	r = json_get(c, "workers_rates");
+	CHECK(r && r->type == JSON_ARR && r->n == 2);
+	if (r && r->n == 2)
+		CHECK(r->kids[0].type == JSON_ARR && r->kids[0].n == 2 &&
+		      r->kids[0].kids[0].num == 1 && r->kids[0].kids[1].num == 500 &&
+		      r->kids[1].kids[0].num == 2 && r->kids[1].kids[1].num == 900);
+	CHECK(str_is(c, "workers_why", "two was the knee"));
+	CHECK(num_is(c, "granularity", 1) && is(c, "unrounded", JSON_NULL));
+	CHECK(num_is(c, "ms", 150) && str_is(c, "status", "ok") &&
+	      str_is(c, "reason", ""));
+	c = &json_get(nd, "sizes")->kids[1];
+	CHECK(keys_are(c, CELL_KEYS));
+	CHECK(str_is(c, "size", "1G") && is(c, "requested", JSON_NULL));
+	CHECK(num_is(c, "target", 0) && str_is(c, "status", "unchanged"));
+	CHECK(json_get(c, "workers_rates") && json_get(c, "workers_rates")->n == 0);
+
+	nd = &a->kids[1];
+	CHECK(keys_are(nd, NODE_KEYS));
+	CHECK(num_is(nd, "node", 2) && num_is(nd, "workers", 1));
+	CHECK(num_is(nd, "mem_total", UINT64_C(8589934592)));
+	CHECK(num_is(nd, "mem_free", UINT64_C(4294967296)));
+	CHECK(str_is(nd, "basis_from", "MemTotal"));
+	r = json_get(nd, "sizes");
+	CHECK(r && r->n == 2);
+	if (!r || r->n != 2)
+		return;
+	c = &r->kids[0];
+	CHECK(num_is(c, "requested", 2000) && num_is(c, "target", 1536));
+	CHECK(num_is(c, "granularity", 512) && num_is(c, "unrounded", 1600));
+	CHECK(num_is(c, "achieved", 1536) && num_is(c, "ms", 90));
+	CHECK(str_is(c, "status", "capped"));
+	CHECK(str_is(c, "reason", "floor kept: 1536 of 2000 requested"));
+	c = &r->kids[1];
+	CHECK(str_is(c, "size", "1G") && num_is(c, "requested", 2));
+	CHECK(num_is(c, "achieved", 1) && str_is(c, "status", "partial"));
+	CHECK(str_is(c, "reason", "1 of 2: deadline reached"));
+}
+
+/* Every field of doc/record.md, its type and its value, and no other field. */
+static void test_record_fields(void)
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128], names[256];
+	struct hp_record r;
+	struct json_val v;
+	struct stat st;
+	char *text;
+
+	fixture();
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	CHECK(record_write(dir, &F.s, &F.t, &F.p, &F.res, &F.rec) == 0);
+	snprintf(file, sizeof(file), "%s/status.json", dir);
+	CHECK(stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
+	      (st.st_mode & 07777) == 0644);
+	/* the directory is made readable by all; no temp file is left */
+	CHECK(stat(dir, &st) == 0 && (st.st_mode & 07777) == 0755);
+	listing(dir, names, sizeof(names));
+	CHECK(strcmp(names, "status.json") == 0);
+	text = slurp(file, NULL);
+	CHECK(text && json_parse(text, &v) == 0);
+	if (!text || json_parse(text, &v)) {
+		free(text);
+		rm_rf(dir);
+		return;
+	}
+	CHECK(keys_are(&v, TOP_KEYS));
+	CHECK(num_is(&v, "format", 2));
+	CHECK(str_is(&v, "version", HUGEPAR_VERSION));
+	CHECK(str_is(&v, "kernel", "6.1.0-test"));
+	CHECK(str_is(&v, "status", "partial"));
+	CHECK(str_is(&v, "error", ""));
+	CHECK(num_is(&v, "started_unix", 1700000000));
+	CHECK(num_is(&v, "started_boot_ms", 4321));
+	CHECK(num_is(&v, "duration_ms", 250));
+	CHECK(bool_is(&v, "timed_out", true) && bool_is(&v, "interrupted", false));
+	CHECK(bool_is(&v, "hugetlb", true));
+	CHECK(num_is(&v, "workers", 4));
+	check_settings(json_get(&v, "settings"));
+	check_recovered(json_get(&v, "recovered"));
+	check_sizes(json_get(&v, "sizes"));
+	check_nodes(json_get(&v, "nodes"));
+	json_free(&v);
+
+	/* read back as hugepar status reads it */
+	CHECK(record_load(dir, &r) == 0);
+	CHECK(r.status == HP_STATUS_PARTIAL && strcmp(r.text, text) == 0);
+	record_unload(&r);
+	free(text);
+	settings_free(&F.s);
+	rm_rf(dir);
+}
+
+/* A size with nothing to do shows the pools as they were; a run without a
+ * kernel release of its own names the running one. */
+static void test_record_idle(void)
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX";
+	const struct json_val *z;
+	struct hp_record r;
+
+	fixture();
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	F.res.sizes[1] = (struct hp_size_result){.overcommit_before = 99};
+	F.res.status = HP_STATUS_OK;
+	snprintf(F.res.error, sizeof(F.res.error), "a \"quoted\"\nerror");
+	F.t.hugetlb = false;
+	F.t.release[0] = '\0';
+	F.rec.n = 0;
+	CHECK(record_write(dir, &F.s, &F.t, &F.p, &F.res, &F.rec) == 0);
+	CHECK(record_load(dir, &r) == 0);
+	if (r.text) {
+		z = &json_get(&r.v, "sizes")->kids[1];
+		CHECK(bool_is(z, "worked", false) && str_is(z, "method", "none"));
+		CHECK(num_is(z, "overcommit_before", 3) &&
+		      num_is(z, "overcommit_after", 3));
+		CHECK(num_is(z, "surplus_before", 1) && num_is(z, "surplus_after", 1));
+		CHECK(str_is(&r.v, "status", "ok") && r.status == HP_STATUS_OK);
+		CHECK(str_is(&r.v, "error", "a \"quoted\"\nerror"));
+		CHECK(bool_is(&r.v, "hugetlb", false));
+		CHECK(json_get_str(&r.v, "kernel")[0] != '\0');
+		CHECK(json_get(&r.v, "recovered")->type == JSON_ARR &&
+		      json_get(&r.v, "recovered")->n == 0);
+	}
+	record_unload(&r);
+	settings_free(&F.s);
+	rm_rf(dir);
+}
+
+/* A run that could not start: only the fields marked "always". */
+static void test_record_failure(void)
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX";
+	struct hp_record r;
+
+	fixture();
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	F.rec.n = 1;
+	CHECK(record_failure(dir, &F.s, &F.rec, "cannot read the topology: x") == 0);
+	CHECK(record_load(dir, &r) == 0);
+	if (r.text) {
+		CHECK(keys_are(&r.v, "format version kernel status error started_boot_ms "
+				     "settings recovered sizes nodes"));
+		CHECK(num_is(&r.v, "format", 2) && str_is(&r.v, "status", "failed"));
+		CHECK(r.status == HP_STATUS_FAILED);
+		CHECK(str_is(&r.v, "version", HUGEPAR_VERSION));
+		CHECK(json_get_str(&r.v, "kernel")[0] != '\0');
+		CHECK(str_is(&r.v, "error", "cannot read the topology: x"));
+		CHECK(is(&r.v, "started_boot_ms", JSON_NUM));
+		CHECK(keys_are(json_get(&r.v, "settings"), SETTINGS_KEYS));
+		CHECK(json_get(&r.v, "recovered")->n == 1);
+		CHECK(str_is(&json_get(&r.v, "recovered")->kids[0], "size", "2M"));
+		CHECK(json_get(&r.v, "sizes")->type == JSON_ARR &&
+		      json_get(&r.v, "sizes")->n == 0);
+		CHECK(json_get(&r.v, "nodes")->type == JSON_ARR &&
+		      json_get(&r.v, "nodes")->n == 0);
+	}
+	record_unload(&r);
+	/* no recovery at all: an empty list still */
+	CHECK(record_failure(dir, &F.s, NULL, "x") == 0);
+	CHECK(record_load(dir, &r) == 0);
+	CHECK(r.text && json_get(&r.v, "recovered") &&
+	      json_get(&r.v, "recovered")->n == 0);
+	record_unload(&r);
+	settings_free(&F.s);
+	rm_rf(dir);
+}
+
+/* A write that fails half way (the file size limit) leaves the old record whole and
+ * no temp file. */
+static void test_record_half_written(void)
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128], names[256];
+	struct rlimit lim = {4096, 4096};
+	char *before, *after;
+	size_t blen, alen;
+
+	fixture();
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(file, sizeof(file), "%s/status.json", dir);
+	CHECK(record_failure(dir, &F.s, NULL, "the old one") == 0);
+	before = slurp(file, &blen);
+	CHECK(before && blen < 4096);
+	signal(SIGXFSZ, SIG_IGN);
+	CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+	/* the full record is larger than the limit */
+	CHECK(record_write(dir, &F.s, &F.t, &F.p, &F.res, &F.rec) == -EFBIG);
+	after = slurp(file, &alen);
+	CHECK(after && alen == blen && memcmp(before, after, blen) == 0);
+	listing(dir, names, sizeof(names));
+	CHECK(strcmp(names, "status.json") == 0);
+	free(before);
+	free(after);
+	settings_free(&F.s);
+	rm_rf(dir);
+}
+
+/* A reader that reads while records of two lengths replace each other sees one or
+ * the other, whole, every time. */
+static void test_record_atomic(void)
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX";
+	int status, go[2];
+	pid_t pid;
+	char c;
+
+	fixture();
+	if (!mkdtemp(dir) || pipe(go)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	CHECK(record_failure(dir, &F.s, NULL, "short") == 0);
+	pid = fork();
+	if (pid == 0) {
+		unsigned bad = 0, reads = 0;
+		struct hp_record r;
+
+		close(go[1]);
+		fcntl(go[0], F_SETFL, O_NONBLOCK);
+		/* read until the writer closes its end, and a last time after */
+		for (int done = 0; done < 2; reads++) {
+			if (read(go[0], &c, 1) == 0)
+				done++;
+			if (record_load(dir, &r) || (r.status != HP_STATUS_FAILED &&
+						     r.status != HP_STATUS_PARTIAL))
+				bad++;
+			record_unload(&r);
+		}
+		_exit(bad ? 1 : reads < 2 ? 2 : 0);
+	}
+	close(go[0]);
+	for (unsigned i = 0; i < 300; i++)
+		if (i % 2 ? record_write(dir, &F.s, &F.t, &F.p, &F.res, &F.rec)
+			  : record_failure(dir, &F.s, NULL, "short"))
+			CHECK(!"write");
+	close(go[1]);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0);
+	settings_free(&F.s);
+	rm_rf(dir);
+}
+
+/* What is at the record's place is replaced, never written through: a FIFO (no
+ * reader: opening it would hang), a link (its target stays), an empty file, a file
+ * with a NUL. A directory there, or a record directory that is not ours, fails. */
+static void test_record_hostile(void)
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128], other[128], sub[160];
+	char names[256], *text;
+	struct stat st;
+	FILE *f;
+
+	fixture();
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(file, sizeof(file), "%s/status.json", dir);
+	snprintf(other, sizeof(other), "%s/other", dir);
+
+	CHECK(mkfifo(file, 0644) == 0);
+	CHECK(record_failure(dir, &F.s, NULL, "over a fifo") == 0);
+	CHECK(lstat(file, &st) == 0 && S_ISREG(st.st_mode));
+
+	f = fopen(other, "w");
+	fputs("theirs\n", f);
+	fclose(f);
+	unlink(file);
+	CHECK(symlink(other, file) == 0);
+	CHECK(record_failure(dir, &F.s, NULL, "over a link") == 0);
+	CHECK(lstat(file, &st) == 0 && S_ISREG(st.st_mode));
+	text = slurp(other, NULL);
+	CHECK(text && strcmp(text, "theirs\n") == 0);
+	free(text);
+	unlink(other);
+
+	f = fopen(file, "w");
+	fclose(f);
+	CHECK(record_failure(dir, &F.s, NULL, "over an empty file") == 0);
+	text = slurp(file, NULL);
+	CHECK(text && strstr(text, "over an empty file"));
+	free(text);
+
+	f = fopen(file, "w");
+	fputs("{\"status\": \"ok\"}", f);
+	fputc('\0', f);
+	fclose(f);
+	CHECK(record_failure(dir, &F.s, NULL, "over a NUL") == 0);
+	text = slurp(file, NULL);
+	CHECK(text && strstr(text, "over a NUL"));
+	free(text);
+
+	unlink(file);
+	CHECK(mkdir(file, 0755) == 0);
+	CHECK(record_failure(dir, &F.s, NULL, "over a directory") == -EISDIR);
+	listing(dir, names, sizeof(names));
+	CHECK(strcmp(names, "status.json") == 0); /* no temp file left */
+	rmdir(file);
+
+	/* the directory itself: a link, a file, writable by others; made when missing */
+	snprintf(sub, sizeof(sub), "%s/link", dir);
+	CHECK(symlink(dir, sub) == 0);
+	CHECK(record_failure(sub, &F.s, NULL, "x") == -ELOOP);
+	unlink(sub);
+	snprintf(sub, sizeof(sub), "%s/plain", dir);
+	f = fopen(sub, "w");
+	fclose(f);
+	CHECK(record_failure(sub, &F.s, NULL, "x") == -ENOTDIR);
+	unlink(sub);
+	snprintf(sub, sizeof(sub), "%s/open", dir);
+	CHECK(mkdir(sub, 0755) == 0 && chmod(sub, 0777) == 0);
+	CHECK(record_failure(sub, &F.s, NULL, "x") == -EPERM);
+	rmdir(sub);
+	snprintf(sub, sizeof(sub), "%s/a/b", dir);
+	CHECK(record_failure(sub, &F.s, NULL, "x") == 0);
+	CHECK(stat(sub, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0755);
+	settings_free(&F.s);
+	rm_rf(dir);
+}
+
+/* The kernel log: a summary line at the run's level, a warning per short cell, the
+ * 1G route, a line per recovery; each one write to /dev/kmsg under the root. */
+static void test_record_kmsg(void)
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX", kmsg[128], buf[4096];
+	const char *want =
+	    "<4>hugepar: 2M: nr_overcommit_hugepages left at 300 by pid 77 put back to "
+	    "0\n"
+	    "<3>hugepar: 1G: nr_overcommit_hugepages left at 9 by pid 78 could not be "
+	    "put back to 1: Input/output error\n"
+	    "<4>hugepar: partial in 250 ms on 2 nodes, 4 workers, 2M 1636/1636 pages "
+	    "(parallel, 2100 asked: capped), 1G 1/2 pages (serial)\n"
+	    "<4>hugepar: node 2 2M: capped, floor kept: 1536 of 2000 requested\n"
+	    "<4>hugepar: node 2 1G: partial, 1 of 2: deadline reached\n"
+	    "<4>hugepar: 1G pages short: the kernel's own boot-time allocation would "
+	    "reserve them before memory fragments: add 'hugepagesz=1G hugepages=2:2' to "
+	    "the kernel command line\n";
+	ssize_t n, got = 0;
+	int fd;
+
+	fixture();
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(kmsg, sizeof(kmsg), "%s/dev", dir);
+	mkdir(kmsg, 0755);
+	snprintf(kmsg, sizeof(kmsg), "%s/dev/kmsg", dir);
+	/* a FIFO keeps each write apart, as the kernel's log does */
+	CHECK(mkfifo(kmsg, 0600) == 0);
+	fd = open(kmsg, O_RDONLY | O_NONBLOCK);
+	path_set_root(dir);
+	freopen("/dev/null", "w", stdout);
+	record_kmsg(&F.t, &F.p, &F.res, &F.rec);
+	while ((n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	buf[got > 0 ? got : 0] = '\0';
+	if (strcmp(buf, want))
+		fprintf(stderr, "kmsg:\n%s", buf);
+	CHECK(strcmp(buf, want) == 0);
+
+	/* disabled: one line; an error is said after the sizes */
+	got = 0;
+	F.rec.n = 0;
+	F.res.status = HP_STATUS_DISABLED;
+	record_kmsg(&F.t, &F.p, &F.res, &F.rec);
+	F.res.status = HP_STATUS_FAILED;
+	memset(F.res.sizes, 0, sizeof(F.res.sizes));
+	memset(F.cr, 0, sizeof(F.cr));
+	F.cr[3].achieved = 2; /* no 1G route */
+	strcpy(F.res.error, "no memory");
+	record_kmsg(&F.t, &F.p, &F.res, &F.rec);
+	while ((n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	buf[got > 0 ? got : 0] = '\0';
+	CHECK(strcmp(buf,
+		     "<6>hugepar: disabled, nothing done\n"
+		     "<3>hugepar: failed in 250 ms on 2 nodes, 4 workers, nothing to "
+		     "do: no memory\n") == 0);
+	close(fd);
+	path_set_root(NULL);
+	settings_free(&F.s);
+	rm_rf(dir);
+}
+
+static const struct unit_test tests[] = {
+    {"record_fields", test_record_fields},
+    {"record_idle", test_record_idle},
+    {"record_failure", test_record_failure},
+    {"record_half_written", test_record_half_written},
+    {"record_atomic", test_record_atomic},
+    {"record_hostile", test_record_hostile},
+    {"record_kmsg", test_record_kmsg},
+    {NULL, NULL},
+};
+UNIT_MODULE(record, tests)
