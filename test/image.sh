@@ -13,13 +13,16 @@ I=$OUT/image
 FIRMWARE=/usr/share/ovmf/OVMF.fd
 FLAVOURS=${IMAGE_FLAVOURS:-initramfs-tools dracut}
 
-if [ "$(id -u)" != 0 ] || ! command -v mmdebstrap >/dev/null || ! command -v qemu-img >/dev/null ||
-	! command -v qemu-system-x86_64 >/dev/null || [ ! -r "$FIRMWARE" ] || ! command -v mcopy >/dev/null; then
+# TESTS=list (HUGEPAR_LIST) names the cases, and needs none of this
+LISTING=${HUGEPAR_LIST:+1}
+if [ -z "$LISTING" ] && { [ "$(id -u)" != 0 ] || ! command -v mmdebstrap >/dev/null ||
+	! command -v qemu-img >/dev/null || ! command -v qemu-system-x86_64 >/dev/null ||
+	[ ! -r "$FIRMWARE" ] || ! command -v mcopy >/dev/null; }; then
 	skip "image tests: need root, mmdebstrap, qemu-system-x86, qemu-utils, ovmf and mtools (make deps)"
 	echo "image: $(summary_line)"
 	exit 0
 fi
-rm -rf "$I"
+[ -n "$LISTING" ] || rm -rf "$I"
 mkdir -p "$I"
 
 # The shapes, as "MB:CPUS" per node (CPUS 0: a node without CPUs). The image's
@@ -38,15 +41,24 @@ SHAPES="one two three cpuless tight"
 # The test units, the package's own kubelet drop-in for the consumer, and the
 # directory node_exporter's package makes for its textfiles.
 tree=$I/tree
-s=$tree/etc/systemd/system
-mkdir -p "$s/multi-user.target.wants" "$s/hugepar-consumer.service.d" "$tree/usr/local/sbin" \
-	"$tree/var/lib/prometheus/node-exporter"
-cp "$TOP/test/image/hugepar-consumer.service" "$TOP/test/image/hugepar-report.service" "$s/"
-cp "$TOP/systemd/examples/kubelet.conf" "$s/hugepar-consumer.service.d/hugepar.conf"
-ln -s ../hugepar-consumer.service "$s/multi-user.target.wants/hugepar-consumer.service"
-ln -s ../hugepar-report.service "$s/multi-user.target.wants/hugepar-report.service"
-install -m 0755 "$TOP/test/image/report.sh" "$tree/usr/local/sbin/hugepar-report"
-install -m 0755 "$TOP/test/capture.sh" "$tree/usr/local/sbin/hugepar-capture"
+if [ -z "$LISTING" ]; then
+	s=$tree/etc/systemd/system
+	mkdir -p "$s/multi-user.target.wants" "$s/hugepar-consumer.service.d" "$tree/usr/local/sbin" \
+		"$tree/var/lib/prometheus/node-exporter"
+	cp "$TOP/test/image/hugepar-consumer.service" "$TOP/test/image/hugepar-report.service" "$s/"
+	cp "$TOP/systemd/examples/kubelet.conf" "$s/hugepar-consumer.service.d/hugepar.conf"
+	ln -s ../hugepar-consumer.service "$s/multi-user.target.wants/hugepar-consumer.service"
+	ln -s ../hugepar-report.service "$s/multi-user.target.wants/hugepar-report.service"
+	install -m 0755 "$TOP/test/image/report.sh" "$tree/usr/local/sbin/hugepar-report"
+	install -m 0755 "$TOP/test/capture.sh" "$tree/usr/local/sbin/hugepar-capture"
+	# the settings of the failure paths' images (below): on_short = fail; a broken file
+	sed 's/^on_short = continue$/on_short = fail/' "$TOP/image/hugepar.conf" >"$I/fail.conf"
+	{
+		cat "$TOP/image/hugepar.conf"
+		echo "reserve = 512Q"
+		echo "mount = 3M:/dev/hugepages3M"
+	} >"$I/broken.conf"
+fi
 
 # build NAME FLAVOUR [SETTINGS [SUITE]]: an image from this tree's package (built
 # once).
@@ -55,24 +67,42 @@ build() {
 	local name=$1 flavour=$2 settings=${3:-$TOP/image/hugepar.conf} suite=${4:-bookworm} start=$SECONDS
 	if "$TOP/image/build.sh" --flavour "$flavour" --settings "$settings" --tree "$tree" \
 		--suite "$suite" ${DEB:+--deb "$DEB"} "$I/$name.img" >"$I/$name.build" 2>&1; then
-		pass "image $name: built ($suite, $flavour, $((SECONDS - start)) s)"
+		pass "$name-image: built ($suite, $flavour, $((SECONDS - start)) s)"
 		[ -n "$DEB" ] || DEB=$(ls "$TOP"/build/image/deb/hugepar_*.deb)
 	else
-		fail "image $name: build ($flavour), see $I/$name.build and $I/$name.img.log"
+		fail "$name-image: build ($flavour), see $I/$name.build and $I/$name.img.log"
 		tail -n 5 "$I/$name.build"
 		rm -f "$I/$name.img"
 	fi
 }
 
-# boot CASE IMAGE SHAPE: boot IMAGE on SHAPE, on a copy-on-write overlay of its own
-# (CASE.qcow2, kept: a second boot of the same case boots what the first left); the
-# report is unpacked into $I/CASE/.
+# image NAME: whether the image NAME is there, built the first time a boot asks for
+# it, so that only what the selected cases boot is built. Its build is the check
+# NAME-image.
+declare -A BUILT=()
+image() {
+	if [ -z "${BUILT[$1]:-}" ]; then
+		BUILT[$1]=1
+		case $1 in
+		next) build next initramfs-tools "$TOP/image/hugepar.conf" sid ;;
+		fail | broken) build "$1" initramfs-tools "$I/$1.conf" ;;
+		*) build "$1" "$1" ;;
+		esac
+	fi
+	[ -f "$I/$1.img" ]
+}
+
+# boot CASE IMAGE SHAPE [CASE...]: boot IMAGE on SHAPE when one of the CASEs is
+# selected, on a copy-on-write overlay of its own (IMAGE-SHAPE.qcow2, kept: a second
+# boot of the same machine boots what the first left); the report is unpacked into
+# $I/CASE/.
 boot() {
 	local name=$1 img=$I/$2.img topo=${SHAPE[$3]} start=$SECONDS
 	qemu_numa "$topo"
+	any_wanted "$name" "${@:4}" || return 1 # TESTS names other cases
 	rm -rf "${I:?}/$name"
 	mkdir -p "$I/$name"
-	if [ ! -f "$img" ]; then
+	if [ "$2" != stale ] && ! image "$2" || [ ! -f "$img" ]; then
 		fail "$name: no image $2 (its build failed): not booted"
 		return 1
 	fi
@@ -135,11 +165,12 @@ for n in p["plan"]["nodes"]:
             print(n["node"], s["target"])' "$c/plan.json"
 }
 
-# shape_case CASE IMAGE SHAPE STATUS: the checks every boot of the matrix makes; the
-# record's status is STATUS: ok, or partial where the floor cuts the share.
+# shape_case CASE IMAGE SHAPE STATUS [CASE...]: the checks every boot of the matrix
+# makes; the record's status is STATUS: ok, or partial where the floor cuts the
+# share. Booted for the other CASEs too (a later boot of the machine).
 shape_case() {
 	local name=$1 c=$I/$1
-	boot "$name" "$2" "$3" || return
+	boot "$name" "$2" "$3" "${@:5}" || return
 	expect_eq "$name: multi-user.target reached" "$(cat "$c/target")" active
 	expect_eq "$name: hugepar-verify.service" "$(prop "$name" hugepar-verify ActiveState) $(prop "$name" hugepar-verify Result)" "active success"
 	expect_eq "$name: the consumer started" "$(prop "$name" hugepar-consumer ActiveState)" active
@@ -163,52 +194,37 @@ shape_case() {
 }
 
 for f in $FLAVOURS; do
-	build "$f" "$f"
-done
-for f in $FLAVOURS; do
 	for s in $SHAPES; do
 		st=ok
 		[ "$s" = tight ] && st=partial
-		wanted "$f-$s" && shape_case "$f-$s" "$f" "$s" "$st"
+		# the three-node machine is booted again below, from what this boot left
+		also=""
+		[ "$s" = three ] && also="$f-three-again"
+		shape_case "$f-$s" "$f" "$s" "$st" $also
 	done
 	# The same machine booted again: the same counts. (Shares are of the installed
 	# memory, so they hold from boot to boot; where the floor cuts them, the count
 	# follows the free memory at boot, which moves by more than the granularity on
 	# the tight shape: doc/cloud-images.md.)
-	if wanted "$f-three-again" && boot "$f-three-again" "$f" three; then
+	if boot "$f-three-again" "$f" three; then
 		expect_eq "$f-three-again: the same counts as the first boot" "$(nodes "$f-three-again" pools)" "$(nodes "$f-three" pools)"
 		expect_eq "$f-three-again: verify" "$(prop "$f-three-again" hugepar-verify Result)" success
 	fi
 done
 
-
 # The kernels the distribution ships next: the same package and settings in an image
 # of Debian's unstable suite, whose cloud kernel is 7.x, on three of the shapes.
-if wanted next-two || wanted next-cpuless || wanted next-tight; then
-	build next initramfs-tools "$TOP/image/hugepar.conf" sid
-	for s in two cpuless tight; do
-		st=ok
-		[ "$s" = tight ] && st=partial
-		wanted "next-$s" && shape_case "next-$s" next "$s" "$st" &&
-			check "next-$s: the kernel is 7.x ($(cat "$I/next-$s/kernel"))" grep -q '^7\.' "$I/next-$s/kernel"
-	done
-fi
+for s in two cpuless tight; do
+	st=ok
+	[ "$s" = tight ] && st=partial
+	shape_case "next-$s" next "$s" "$st" &&
+		check "next-$s: the kernel is 7.x ($(cat "$I/next-$s/kernel"))" grep -q '^7\.' "$I/next-$s/kernel"
+done
 
 # The failure paths a fleet sees, on the initramfs-tools image (Debian's default).
 # on_short = fail on a machine too small for its share: verify fails, the consumer
 # that requires it does not start, the journal says why, the boot goes on.
-sed 's/^on_short = continue$/on_short = fail/' "$TOP/image/hugepar.conf" >"$I/fail.conf"
-# A broken settings file baked in: what can be used is, the rest is said.
-{
-	cat "$TOP/image/hugepar.conf"
-	echo "reserve = 512Q"
-	echo "mount = 3M:/dev/hugepages3M"
-} >"$I/broken.conf"
-if wanted "fail-tight" || wanted "broken-two" || wanted "stale-two"; then
-	build fail initramfs-tools "$I/fail.conf"
-	build broken initramfs-tools "$I/broken.conf"
-fi
-if wanted fail-tight && boot fail-tight fail tight; then
+if boot fail-tight fail tight; then
 	c=$I/fail-tight
 	expect_eq "fail-tight: multi-user.target reached" "$(cat "$c/target")" active
 	expect_eq "fail-tight: hugepar-verify.service failed" "$(prop fail-tight hugepar-verify ActiveState) $(prop fail-tight hugepar-verify Result)" "failed exit-code"
@@ -218,7 +234,8 @@ if wanted fail-tight && boot fail-tight fail tight; then
 	check "fail-tight: the journal says which node is short" grep -q 'hugepar: node 0 2M: [0-9]* of [0-9]* pages asked for' "$c/journal"
 	expect_eq "fail-tight: the record" "$(jq_py "$c/status.json" 'r["status"]')" partial
 fi
-if wanted broken-two && boot broken-two broken two; then
+# A broken settings file baked in: what can be used is, the rest is said.
+if boot broken-two broken two; then
 	c=$I/broken-two
 	expect_eq "broken-two: multi-user.target reached" "$(cat "$c/target")" active
 	check "broken-two: hugepar status names the bad reserve" grep -q '50-image.conf:[0-9]*.*reserve.*512Q' "$c/status.txt"
@@ -229,7 +246,7 @@ fi
 # Settings changed in the image after it was built, without a new initramfs: the
 # booted machine reports them stale. The image's root file system is edited in place
 # (debugfs, at the root partition's offset).
-if wanted stale-two && [ -f "$I/initramfs-tools.img" ]; then
+if wanted stale-two && image initramfs-tools; then
 	cp --sparse=always "$I/initramfs-tools.img" "$I/stale.img"
 	off=$(sfdisk -J "$I/stale.img" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["partitiontable"]["partitions"][1]["start"] * 512)')
 	sed 's/^pages = 2M:40%$/pages = 2M:30%/' "$TOP/image/hugepar.conf" >"$I/stale.conf"
@@ -244,5 +261,11 @@ if wanted stale-two && [ -f "$I/initramfs-tools.img" ]; then
 		expect_eq "stale-two: the boot used the initramfs's settings" "$(nodes stale-two pools)" "$(nodes initramfs-tools-two pools)"
 	fi
 fi
+
+# an image no selected case boots, when its build is selected (as every one is in a
+# whole run)
+for n in $FLAVOURS next fail broken; do
+	wanted "$n-image" && image "$n"
+done
 
 echo "image: $(summary_line)"
