@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sources.c - unit tests: where settings come from: a file, its .d in name order, the
+ * keys baked into an initramfs (under the path layer's root), the kernel command
+ * line; later wins, and a bad entry or file is named with where it was.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "path.h"
+#include "settings.h"
+#include "unit.h"
+
+static struct hp_settings S;
+static char dir[64];
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	return remove(p);
+}
+
+static void tmpdir_make(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/hugepar-unit-sources.XXXXXX");
+	CHECK(mkdtemp(dir) != NULL);
+}
+
+static void tmpdir_remove(void)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* dir/rel, in a buffer of its own (two at a time). */
+static const char *at(const char *rel)
+{
+	static char p[2][256];
+	static unsigned k;
+
+	k = !k;
+	snprintf(p[k], sizeof(p[k]), "%s/%s", dir, rel);
+	return p[k];
+}
+
+/* Write len bytes (or the string, len 0) to dir/rel; returns the whole path. */
+static const char *put(const char *rel, const char *text, size_t len)
+{
+	const char *p = at(rel);
+	FILE *f = fopen(p, "w");
+
+	CHECK(f != NULL);
+	if (f) {
+		fwrite(text, 1, len ? len : strlen(text), f);
+		fclose(f);
+	}
+	return p;
+}
+
+/* A path under dir as the tests name it: "/hugepar.conf:6". */
+static const char *rel(const char *p)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(p, dir, n) == 0 ? p + n : p;
+}
+
+/* The problem i says this: its origin (under dir), key, value and message. */
+static bool problem(unsigned i, const char *origin, const char *key, const char *value,
+		    const char *message)
+{
+	const struct hp_problem *p = &S.problems[i];
+
+	if (i >= S.nproblems)
+		return false;
+	return strcmp(rel(p->origin), origin) == 0 && strcmp(p->key, key) == 0 &&
+	       strcmp(p->value, value) == 0 && strcmp(p->message, message) == 0;
+}
+
+/* The source i is this (under dir). */
+static bool source(unsigned i, const char *name)
+{
+	return i < S.nsources && strcmp(rel(S.sources[i]), name) == 0;
+}
+
+/* One file: comments, blanks, spaces and CRs around keys and values, a line without
+ * '=', a bad value, a NUL byte; each problem names the file and line. */
+static void test_sources_file(void)
+{
+	static const char text[] = "# settings\n"
+				   "pages = 2M:512 1G:2@1   # two sizes\n"
+				   "threads=2\n"
+				   "\n"
+				   "  timeout =  30\r\n"
+				   "bogus line\n"
+				   "threads = lots\n"
+				   "mo\0de = exact\n"
+				   "textfile = /a=b\n"
+				   "= 5\n"
+				   "on_short = fail";
+	const char *f;
+	char origin[128];
+
+	tmpdir_make();
+	settings_free(&S);
+	f = put("hugepar.conf", text, sizeof(text) - 1);
+	CHECK(settings_load_file(&S, f) == 0);
+	CHECK(S.nentries == 2 && S.entries[0].size_kb == 2048 &&
+	      S.entries[1].size_kb == 1048576);
+	snprintf(origin, sizeof(origin), "%s:2", f);
+	CHECK(S.nentries == 2 && strcmp(S.entries[1].origin, origin) == 0 &&
+	      strcmp(S.entries[1].key, "pages") == 0 &&
+	      strcmp(S.entries[1].text, "1G:2@1") == 0);
+	CHECK(S.threads == 2 && S.timeout_ms == 30000 && S.mode == HP_MODE_GROW);
+	CHECK(S.textfile && strcmp(S.textfile, "/a=b") == 0);
+	CHECK(S.on_short == HP_SHORT_FAIL); /* the last line needs no newline */
+	CHECK(S.nproblems == 4);
+	CHECK(problem(0, "/hugepar.conf:6", "bogus line", "", "expected KEY = VALUE"));
+	CHECK(problem(1, "/hugepar.conf:7", "threads", "lots",
+		      "expected 'auto' or a count from 1 to 4096"));
+	CHECK(problem(2, "/hugepar.conf:8", "", "", "a NUL byte in the line: not read"));
+	CHECK(problem(3, "/hugepar.conf:10", "", "5", "unknown key"));
+	CHECK(S.nsources == 1 && source(0, "/hugepar.conf"));
+
+	/* a missing file is -ENOENT, and neither a problem nor a source */
+	settings_free(&S);
+	snprintf(origin, sizeof(origin), "%s/none.conf", dir);
+	CHECK(settings_load_file(&S, origin) == -ENOENT);
+	CHECK(S.nproblems == 0 && S.nsources == 0);
+
+	/* an empty file is read, and is a source */
+	CHECK(settings_load_file(&S, put("empty.conf", "", 0)) == 0);
+	CHECK(S.nproblems == 0 && S.nsources == 1);
+	settings_free(&S);
+	tmpdir_remove();
+}
+
+/* FILE, then FILE.d/ *.conf in byte order of their names, then the kernel command
+ * line: later wins. Hidden files and other names are not read; what is not a regular
+ * file is named and skipped. */
+static void test_sources_order(void)
+{
+	char file[128];
+
+	tmpdir_make();
+	snprintf(file, sizeof(file), "%s", at("hugepar.conf"));
+	put("hugepar.conf", "threads = 2\npages = 2M:100\n", 0);
+	CHECK(mkdir(at("hugepar.conf.d"), 0755) == 0);
+	put("hugepar.conf.d/10-a.conf", "threads = 3\npages = 2M:200@1\n", 0);
+	put("hugepar.conf.d/9-b.conf", "threads = 4\n", 0); /* after 10-a */
+	put("hugepar.conf.d/.hidden.conf", "threads = 99\n", 0);
+	put("hugepar.conf.d/notes.txt", "threads = 98\n", 0);
+	put("hugepar.conf.d/old.conf~", "threads = 97\n", 0);
+	put("hugepar.conf.d/.conf", "threads = 96\n", 0);
+	put("hugepar.conf.d/conf", "threads = 95\n", 0);
+	CHECK(mkdir(at("hugepar.conf.d/5-dir.conf"), 0755) == 0);
+	CHECK(mkfifo(at("hugepar.conf.d/6-fifo.conf"), 0644) == 0);
+	CHECK(symlink("nothing", at("hugepar.conf.d/7-link.conf")) == 0);
+	CHECK(truncate(put("hugepar.conf.d/8-big.conf", "threads = 94\n", 0),
+		       (1 << 20) + 1) == 0);
+
+	settings_free(&S);
+	CHECK(settings_load_config(&S, file, true) == 0);
+	CHECK(S.threads == 4 && S.nentries == 2);
+	CHECK(S.nentries == 2 && S.entries[1].amount.value == 200 &&
+	      idset_has(&S.entries[1].nodes, 1));
+	CHECK(S.nsources == 3 && source(0, "/hugepar.conf") &&
+	      source(1, "/hugepar.conf.d/10-a.conf") &&
+	      source(2, "/hugepar.conf.d/9-b.conf"));
+	CHECK(S.nproblems == 4);
+	CHECK(problem(0, "/hugepar.conf.d/5-dir.conf", "", "",
+		      "a directory, not a regular file: not read"));
+	CHECK(problem(1, "/hugepar.conf.d/6-fifo.conf", "", "",
+		      "a FIFO, not a regular file: not read"));
+	CHECK(problem(2, "/hugepar.conf.d/7-link.conf", "", "",
+		      "a symbolic link to nothing: not read"));
+	CHECK(problem(3, "/hugepar.conf.d/8-big.conf", "", "",
+		      "larger than 1048576 bytes: not read"));
+	CHECK(S.config && strcmp(S.config, file) == 0);
+
+	/* the kernel command line comes last, and wins */
+	settings_load_cmdline(&S, "BOOT_IMAGE=/vmlinuz rd.hugepar.threads=5 quiet\n");
+	CHECK(S.threads == 5 && S.nsources == 4 && source(3, "kernel command line"));
+
+	/* without FILE its .d is read all the same, unless FILE was asked for */
+	unlink(file);
+	settings_free(&S);
+	CHECK(settings_load_config(&S, file, false) == 0);
+	CHECK(S.threads == 4 && S.nsources == 2);
+	settings_free(&S);
+	CHECK(settings_load_config(&S, file, true) == -ENOENT);
+	CHECK(S.threads == 0 && S.nsources == 0 && S.nproblems == 0);
+
+	/* a .d that is no directory is named */
+	settings_free(&S);
+	put("other.conf", "threads = 6\n", 0);
+	put("other.conf.d", "threads = 7\n", 0);
+	CHECK(settings_load_config(&S, at("other.conf"), false) == 0);
+	CHECK(S.threads == 6 && S.nproblems == 1 &&
+	      problem(0, "/other.conf.d", "", "",
+		      "cannot read the directory: Not a directory"));
+	settings_free(&S);
+	tmpdir_remove();
+}
+
+/* The digest is of the settings files, names and bytes: not of the command line. */
+static void test_sources_digest(void)
+{
+	char none[64], a[64], b[64];
+
+	tmpdir_make();
+	settings_free(&S);
+	settings_digest(&S, none, sizeof(none));
+	CHECK(strcmp(none, "fnv1a64:cbf29ce484222325") == 0);
+	put("hugepar.conf", "threads = 2\n", 0);
+	CHECK(settings_load_config(&S, at("hugepar.conf"), false) == 0);
+	settings_digest(&S, a, sizeof(a));
+	CHECK(strncmp(a, "fnv1a64:", 8) == 0 && strlen(a) == 24 && strcmp(a, none));
+
+	/* the same files: the same digest, whatever the command lines say */
+	settings_free(&S);
+	settings_load_baked(&S);
+	CHECK(settings_load_config(&S, at("hugepar.conf"), false) == 0);
+	settings_load_cmdline(&S, "rd.hugepar.threads=3");
+	settings_digest(&S, b, sizeof(b));
+	CHECK(strcmp(a, b) == 0 && S.threads == 3);
+
+	/* a byte changed, a drop-in added, or the same bytes under another name */
+	settings_free(&S);
+	put("hugepar.conf", "threads = 3\n", 0);
+	CHECK(settings_load_config(&S, at("hugepar.conf"), false) == 0);
+	settings_digest(&S, b, sizeof(b));
+	CHECK(strcmp(a, b) && strcmp(b, none));
+	put("hugepar.conf", "threads = 2\n", 0);
+	CHECK(mkdir(at("hugepar.conf.d"), 0755) == 0);
+	put("hugepar.conf.d/a.conf", "", 0);
+	settings_free(&S);
+	CHECK(settings_load_config(&S, at("hugepar.conf"), false) == 0);
+	settings_digest(&S, b, sizeof(b));
+	CHECK(strcmp(a, b) && S.nsources == 2);
+	put("other.conf", "threads = 2\n", 0);
+	settings_free(&S);
+	CHECK(settings_load_config(&S, at("other.conf"), false) == 0);
+	settings_digest(&S, b, sizeof(b));
+	CHECK(strcmp(a, b) && S.threads == 2);
+	settings_free(&S);
+	tmpdir_remove();
+}
+
+/* The kernel's words: any whitespace between them, quotes, later wins, words that
+ * only look like ours, and "--". */
+static void test_sources_cmdline(void)
+{
+	settings_free(&S);
+	settings_load_cmdline(&S, "");
+	settings_load_cmdline(&S, " \t\n");
+	settings_load_cmdline(&S, "quiet rd.hugeparx=1 rd.hugepar_threads=2 "
+				  "xrd.hugepar.threads=3 rd.hugepar-threads=4");
+	CHECK(S.nsources == 0 && S.nproblems == 0 && S.threads == 0);
+
+	settings_load_cmdline_from(&S,
+				   "a\trd.hugepar.threads=2\nrd.hugepar.mode=exact\n"
+				   "rd.hugepar.threads=3 rd.hugepar.mode=fast",
+				   "/etc/cmdline");
+	CHECK(S.threads == 3 && S.mode == HP_MODE_EXACT && S.nsources == 1 &&
+	      source(0, "/etc/cmdline"));
+	CHECK(problem(0, "/etc/cmdline", "rd.hugepar.mode", "fast",
+		      "expected 'grow' or 'exact'"));
+
+	/* quotes join words and go; an unclosed one runs to the end */
+	settings_free(&S);
+	settings_load_cmdline(&S, "rd.hugepar.pages=\"2M:1 1G:2\" "
+				  "\"rd.hugepar.pages=2M:3 rd.hugepar.threads=3");
+	CHECK(S.nentries == 3 && S.threads == 0 && S.nproblems == 1);
+	CHECK(S.nentries == 3 && strcmp(S.entries[1].text, "1G:2") == 0 &&
+	      S.entries[2].amount.value == 3);
+	CHECK(problem(0, "kernel command line", "rd.hugepar.pages",
+		      "rd.hugepar.threads=3", "expected SIZE:AMOUNT[@NODES]"));
+
+	/* the off switch is rd.hugepar=, not a key of its own */
+	settings_free(&S);
+	settings_load_cmdline(&S, "rd.hugepar.enabled=0 rd.hugepar.=1 rd.hugepar=maybe");
+	CHECK(S.enabled && S.nproblems == 3);
+	CHECK(
+	    problem(0, "kernel command line", "rd.hugepar.enabled", "0", "unknown key"));
+	CHECK(problem(1, "kernel command line", "rd.hugepar.", "1", "unknown key"));
+	CHECK(problem(2, "kernel command line", "rd.hugepar", "maybe",
+		      "expected 0/1, no/yes, off/on, false/true"));
+	settings_load_cmdline(&S, "rd.hugepar=off rd.hugepar=yes rd.hugepar=0");
+	CHECK(!S.enabled && S.nsources == 1);
+
+	/* what follows "--" is init's */
+	settings_free(&S);
+	settings_load_cmdline(&S, "rd.hugepar.threads=2 -- rd.hugepar.threads=3 single");
+	CHECK(S.threads == 2 && S.nproblems == 0);
+	settings_free(&S);
+}
+
+/* dracut's baked keys: /etc/cmdline, then /etc/cmdline.d/ *.conf in name order, under
+ * the path layer's root; the running kernel's line comes after them. */
+static void test_sources_baked(void)
+{
+	static const char nul[] = "rd.hugepar.threads=9\0rd.hugepar.threads=8";
+
+	tmpdir_make();
+	path_set_root(dir);
+	settings_free(&S);
+	settings_load_baked(&S); /* nothing there: nothing to say */
+	CHECK(S.nsources == 0 && S.nproblems == 0);
+
+	CHECK(mkdir(at("etc"), 0755) == 0 && mkdir(at("etc/cmdline.d"), 0755) == 0);
+	put("etc/cmdline", "root=/dev/sda rd.hugepar.threads=2 rd.hugepar.pages=2M:10\n",
+	    0);
+	put("etc/cmdline.d/20-b.conf", "rd.hugepar.threads=4\n", 0);
+	put("etc/cmdline.d/10-a.conf",
+	    "rd.hugepar.threads=3 rd.hugepar.mode=exact rd.hugepar.mode=fast\n", 0);
+	put("etc/cmdline.d/30-c.conf", nul, sizeof(nul) - 1);
+	put("etc/cmdline.d/x.conf.bak", "rd.hugepar.threads=7\n", 0);
+	CHECK(mkfifo(at("etc/cmdline.d/40-fifo.conf"), 0644) == 0);
+	settings_load_baked(&S);
+	CHECK(S.threads == 4 && S.mode == HP_MODE_EXACT);
+	CHECK(S.nentries == 1 && strcmp(S.entries[0].origin, "/etc/cmdline") == 0 &&
+	      strcmp(S.entries[0].key, "rd.hugepar.pages") == 0);
+	CHECK(S.nsources == 3 && source(0, "/etc/cmdline") &&
+	      source(1, "/etc/cmdline.d/10-a.conf") &&
+	      source(2, "/etc/cmdline.d/20-b.conf"));
+	CHECK(S.nproblems == 3);
+	CHECK(problem(0, "/etc/cmdline.d/10-a.conf", "rd.hugepar.mode", "fast",
+		      "expected 'grow' or 'exact'"));
+	CHECK(problem(1, "/etc/cmdline.d/30-c.conf", "", "",
+		      "a NUL byte in the file: not read"));
+	CHECK(problem(2, "/etc/cmdline.d/40-fifo.conf", "", "",
+		      "a FIFO, not a regular file: not read"));
+	settings_load_cmdline(&S, "rd.hugepar.threads=5");
+	CHECK(S.threads == 5 && S.nsources == 4);
+	path_set_root(NULL);
+	settings_free(&S);
+	tmpdir_remove();
+}
+
+static const struct unit_test tests[] = {
+    {"sources_file", test_sources_file},     {"sources_order", test_sources_order},
+    {"sources_digest", test_sources_digest}, {"sources_cmdline", test_sources_cmdline},
+    {"sources_baked", test_sources_baked},   {NULL, NULL},
+};
+UNIT_MODULE(sources, tests)
