@@ -137,32 +137,27 @@ planned() {
 	mkdir -p "$conf/hugepar.conf.d"
 	cp "$TOP/config/hugepar.conf" "$conf/hugepar.conf"
 	cp "$2" "$conf/hugepar.conf.d/50-image.conf"
-	/usr/bin/python3 - "$c/capture" "$c/status.json" >"$c/capture.before" <<'EOF' || return 1
-import json, sys
-rec = json.load(open(sys.argv[2]))
-nodes = {n["node"]: n for n in rec["nodes"]}
-for line in open(sys.argv[1]):
-    w = line.split()
-    if w and w[0] == "node":
-        n = nodes[int(w[1])]
-        w[w.index("free") + 1] = "%dK" % (n["mem_free"] // 1024)
-        before = {s["size"]: s["before"] for s in n["sizes"]}
-        for i, x in enumerate(w):
-            if x == "pool":
-                kb = int(w[i + 1].split(":")[0])
-                b = before["2M" if kb == 2048 else "1G"]
-                w[i + 1] = "%d:%d:%d:0" % (kb, b, b)
-    print(" ".join(w))
-EOF
+	# "NODE FREE_KB POOL_2M POOL_1G" a line from the record, then the capture
+	# rewritten with them
+	jq -r '.nodes[] | (.sizes | map({(.size): .before}) | add) as $b |
+		"\(.node) \(.mem_free / 1024 | floor) \($b["2M"]) \($b["1G"])"' \
+		"$c/status.json" >"$c/before" || return 1
+	awk 'NR == FNR { free[$1] = $2; b[$1, 2048] = $3; b[$1, 1048576] = $4; next }
+		$1 == "node" {
+			for (i = 3; i < NF; i++) {
+				if ($i == "free")
+					$(i + 1) = free[$2] "K"
+				if ($i == "pool") {
+					split($(i + 1), p, ":")
+					$(i + 1) = p[1] ":" b[$2, p[1]] ":" b[$2, p[1]] ":0"
+				}
+			}
+		}
+		{ print }' "$c/before" "$c/capture" >"$c/capture.before" || return 1
 	"$TOP/test/mkfixture.sh" "$c/capture.before" "$c/sysroot" &&
 		"$TOP/hugepar" plan --json --sysroot "$c/sysroot" --config "$conf/hugepar.conf" --cmdline "" >"$c/plan.json" &&
-		/usr/bin/python3 -c '
-import json, sys
-p = json.load(open(sys.argv[1]))
-for n in p["plan"]["nodes"]:
-    for s in n["sizes"]:
-        if s["size"] == "2M":
-            print(n["node"], s["target"])' "$c/plan.json"
+		jq -r '.plan.nodes[] | .node as $n | .sizes[] | select(.size == "2M") | "\($n) \(.target)"' \
+			"$c/plan.json"
 }
 
 # shape_case CASE IMAGE SHAPE STATUS [CASE...]: the checks every boot of the matrix
@@ -183,7 +178,7 @@ shape_case() {
 	planned "$name" "$TOP/image/hugepar.conf" >"$c/planned" 2>"$c/planned.err"
 	check "$name: a plan for the capture" test -s "$c/planned"
 	expect_eq "$name: each node's pages as hugepar plan --sysroot gives them" "$(nodes "$name" pools)" "$(nodes "$name" planned)"
-	expect_eq "$name: the record" "$(jq_py "$c/status.json" 'r["status"]')" "$4"
+	expect_eq "$name: the record" "$(jq -r .status "$c/status.json")" "$4"
 	check "$name: record format" /usr/bin/python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$c/status.json"
 	expect_eq "$name: no surplus, overcommit back" "$(cat "$c/global")" "0 0"
 	expect_eq "$name: the mount's owner, group and mode" "$(cat "$c/mount.stat")" "root kvm 1770"
@@ -232,7 +227,7 @@ if boot fail-tight fail tight; then
 	check "fail-tight: the journal says the consumer's dependency failed" \
 		grep -q 'Dependency failed for.*[Ss]tand-in' "$c/journal"
 	check "fail-tight: the journal says which node is short" grep -q 'hugepar: node 0 2M: [0-9]* of [0-9]* pages asked for' "$c/journal"
-	expect_eq "fail-tight: the record" "$(jq_py "$c/status.json" 'r["status"]')" partial
+	expect_eq "fail-tight: the record" "$(jq -r .status "$c/status.json")" partial
 fi
 # A broken settings file baked in: what can be used is, the rest is said.
 if boot broken-two broken two; then
@@ -240,7 +235,7 @@ if boot broken-two broken two; then
 	expect_eq "broken-two: multi-user.target reached" "$(cat "$c/target")" active
 	check "broken-two: hugepar status names the bad reserve" grep -q '50-image.conf:[0-9]*.*reserve.*512Q' "$c/status.txt"
 	check "broken-two: hugepar status names the bad mount" grep -q '50-image.conf:[0-9]*.*mount.*3M' "$c/status.txt"
-	expect_eq "broken-two: the record keeps both problems" "$(jq_py "$c/status.json" 'len(r["settings"]["problems"])')" 2
+	expect_eq "broken-two: the record keeps both problems" "$(jq '.settings.problems | length' "$c/status.json")" 2
 	expect_eq "broken-two: the rest applied: 40% of each node" "$(nodes broken-two pools)" "$(nodes initramfs-tools-two pools)"
 fi
 # Settings changed in the image after it was built, without a new initramfs: the
@@ -248,7 +243,7 @@ fi
 # (debugfs, at the root partition's offset).
 if wanted stale-two && image initramfs-tools; then
 	cp --sparse=always "$I/initramfs-tools.img" "$I/stale.img"
-	off=$(sfdisk -J "$I/stale.img" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["partitiontable"]["partitions"][1]["start"] * 512)')
+	off=$(sfdisk -J "$I/stale.img" | jq '.partitiontable.partitions[1].start * 512')
 	sed 's/^pages = 2M:40%$/pages = 2M:30%/' "$TOP/image/hugepar.conf" >"$I/stale.conf"
 	printf '%s\n' "cd /etc/hugepar.conf.d" "rm 50-image.conf" "write $I/stale.conf 50-image.conf" >"$I/stale.debugfs"
 	check "stale-two: the image's settings edited" \
