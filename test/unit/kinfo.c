@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* kinfo.c - unit tests: meminfo figures and kernel releases as the kernel writes them. */
+#include <errno.h>
+#include <stdint.h>
+
+#include "kinfo.h"
+#include "unit.h"
+
+static void test_kinfo_meminfo(void)
+{
+	static const char proc[] = "MemTotal:       16303092 kB\n"
+				   "MemFree:         1234 kB\n"
+				   "MemAvailable:    999 kB\n"
+				   "HugePages_Total:       0\n"
+				   "Hugepagesize:       2048 kB\n";
+	static const char node[] = "Node 0 MemTotal:       4194304 kB\n"
+				   "Node 0 MemFree:        3145728 kB\n"
+				   "Node 0 MemUsed:        1048576 kB\n";
+	uint64_t kb = 77;
+
+	CHECK(meminfo_kb(proc, "MemTotal", &kb) == 0 && kb == 16303092);
+	CHECK(meminfo_kb(proc, "MemFree", &kb) == 0 && kb == 1234);
+	CHECK(meminfo_kb(proc, "Hugepagesize", &kb) == 0 && kb == 2048);
+	CHECK(meminfo_kb(proc, "HugePages_Total", &kb) == 0 && kb == 0);
+	CHECK(meminfo_kb(node, "MemTotal", &kb) == 0 && kb == 4194304);
+	CHECK(meminfo_kb(node, "MemUsed", &kb) == 0 && kb == 1048576);
+	CHECK(meminfo_kb("Node 12 MemFree:\t77 kB", "MemFree", &kb) == 0 && kb == 77);
+	CHECK(meminfo_kb("Node 3   MemFree:  5 kB\n", "MemFree", &kb) == 0 && kb == 5);
+
+	/* a key is a whole name at the start of a line */
+	kb = 77;
+	CHECK(meminfo_kb(proc, "Mem", &kb) == -ENOENT && kb == 77);
+	CHECK(meminfo_kb(proc, "MemFreeX", &kb) == -ENOENT);
+	CHECK(meminfo_kb(proc, "emTotal", &kb) == -ENOENT);
+	CHECK(meminfo_kb("XMemTotal: 5 kB\n", "MemTotal", &kb) == -ENOENT);
+	CHECK(meminfo_kb("Node 0 Mem: 5 kB\nMemTotal 6 kB\n", "MemTotal", &kb) == -ENOENT);
+	CHECK(meminfo_kb("", "MemTotal", &kb) == -ENOENT);
+	CHECK(meminfo_kb("\n\n", "MemTotal", &kb) == -ENOENT);
+	/* the first of two, a line with no newline, blank lines before */
+	CHECK(meminfo_kb("MemTotal: 1 kB\nMemTotal: 2 kB\n", "MemTotal", &kb) == 0 &&
+	      kb == 1);
+	CHECK(meminfo_kb("\n\nMemFree: 3 kB", "MemFree", &kb) == 0 && kb == 3);
+
+	/* hostile figures */
+	CHECK(meminfo_kb("MemTotal: kB\n", "MemTotal", &kb) == -EINVAL);
+	CHECK(meminfo_kb("MemTotal:\n", "MemTotal", &kb) == -EINVAL);
+	CHECK(meminfo_kb("MemTotal: -5 kB\n", "MemTotal", &kb) == -EINVAL);
+	CHECK(meminfo_kb("MemTotal: +5 kB\n", "MemTotal", &kb) == -EINVAL);
+	CHECK(meminfo_kb("MemTotal: 18446744073709551615 kB\n", "MemTotal", &kb) == 0 &&
+	      kb == UINT64_MAX);
+	CHECK(meminfo_kb("MemTotal: 18446744073709551616 kB\n", "MemTotal", &kb) ==
+	      -ERANGE);
+	CHECK(meminfo_kb("MemTotal: 99999999999999999999 kB\n", "MemTotal", &kb) ==
+	      -ERANGE);
+	CHECK(meminfo_kb("MemTotal: 0042 kB\n", "MemTotal", &kb) == 0 && kb == 42);
+}
+
+static void test_kinfo_release(void)
+{
+	CHECK(release_at_least("6.7.0", 6, 7));
+	CHECK(release_at_least("6.7", 6, 7));
+	CHECK(release_at_least("6.7-rc1", 6, 7));
+	CHECK(!release_at_least("6.6.99", 6, 7));
+	CHECK(release_at_least("6.10.0-1-amd64", 6, 7)); /* numbers, not text */
+	CHECK(!release_at_least("6.9.12", 6, 10));
+	CHECK(release_at_least("10.0", 6, 19));
+	CHECK(!release_at_least("5.19.0", 6, 0));
+	CHECK(release_at_least("7.0.0-rc3", 6, 19));
+	CHECK(release_at_least("6", 6, 0) && !release_at_least("6", 6, 1));
+	CHECK(release_at_least("6.1.0-57-amd64", 6, 1));
+	/* not a release: the older rules (the safe side) */
+	CHECK(!release_at_least("", 0, 0));
+	CHECK(!release_at_least("abc", 0, 0));
+	CHECK(!release_at_least("v6.7", 6, 7));
+}
+
+static const struct unit_test tests[] = {
+    {"kinfo_meminfo", test_kinfo_meminfo},
+    {"kinfo_release", test_kinfo_release},
+    {NULL, NULL},
+};
+UNIT_MODULE(kinfo, tests)
