@@ -164,7 +164,8 @@ int record_load(const char *dir, struct hp_record *r)
 		r->text = NULL;
 		return rc == -ENOENT ? -ENOENT : -EINVAL;
 	}
-	if (json_parse(r->text, &r->v) ||
+	/* a NUL ends the text the parser sees: whatever follows it would pass unread */
+	if (strlen(r->text) != len || json_parse(r->text, &r->v) ||
 	    (r->status = status_of(json_get_str(&r->v, "status"))) < 0) {
 		fprintf(stderr, "hugepar: %s is not a valid record\n", file);
 		free(r->text);

@@ -155,6 +155,7 @@ static void test_status_load(void)
 static void test_status_hostile(void)
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128];
+	static const char nul_after[] = "{\"status\": \"ok\"}\0{\"x\": 1}";
 	static const char nul_in[] = "{\"status\": \"o\0k\"}";
 	struct hp_record r;
 	char *said;
@@ -189,6 +190,13 @@ static void test_status_hostile(void)
 	put(file, nul_in, sizeof(nul_in) - 1);
 	CHECK(load(dir, &r, &said) == -EINVAL);
 	free(said);
+
+	/* a whole record and then a NUL and more: not JSON, not a record */
+	put(file, nul_after, sizeof(nul_after) - 1);
+	CHECK(load(dir, &r, &said) == -EINVAL && r.text == NULL);
+	CHECK(strstr(said, "is not a valid record"));
+	free(said);
+	record_unload(&r);
 
 	put(file, RECORD, strlen(RECORD) / 2);
 	CHECK(load(dir, &r, &said) == -EINVAL);
