@@ -5,7 +5,8 @@
 # hugepar .deb installed with apt, settings as a drop-in in /etc/hugepar.conf.d, the
 # initramfs built from them; then a GPT disk with an EFI system partition (GRUB, its
 # own config embedded) and the root file system, made without loop devices or mounts.
-# Prints where the image is and the QEMU command that boots it. Root only.
+# Prints where the image is and the QEMU command that boots it; OUTPUT.packages lists
+# the packages in the image and their versions. Root only.
 #
 #   image/build.sh [options] OUTPUT.img
 #     --flavour F     initramfs-tools (Debian's default) or dracut (default
@@ -121,6 +122,10 @@ mmdebstrap --variant=minbase --include="$pkgs" --aptopt='Acquire::Check-Valid-Un
 	"$suite" "$root" "$work/sources.$$" >"$out.log" 2>&1 ||
 	die "mmdebstrap failed (see $out.log)"
 echo "image: the root took $(($(date +%s) - start)) s ($(du -sh "$root" | cut -f1))" >&2
+# what went in: "PACKAGE VERSION" a line (the unstable suite moves from build to build)
+# shellcheck disable=SC2016
+dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${db:Status-Abbrev}\t${Package} ${Version}\n' |
+	sed -n 's/^ii *\t//p' >"$out.packages"
 
 # The disk: GPT, an EFI system partition of 64 MiB at 1 MiB, the root after it, the
 # backup table in the last MiB. The file systems are written in place at their

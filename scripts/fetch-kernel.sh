@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Fetch a Debian kernel for the boot tests: downloaded and extracted into DIR/KVER,
 # not installed; laid out as boot/vmlinuz-KVER, boot/config-KVER and
-# lib/modules/KVER, with modules.dep made by depmod -b. Prints the kernel release.
-# Nothing is done when it is there already.
+# lib/modules/KVER, with modules.dep made by depmod -b, and KVER/packages naming the
+# packages extracted and their versions. Prints the kernel release. Nothing is done
+# when it is there already.
 #   fetch-kernel.sh DIR [6.12]   linux-image-6.12.*+deb12-amd64-unsigned, the kernel
 #                                Debian 13 ships, from Debian 12's archive
 #   fetch-kernel.sh DIR 7        the newest 7.x in Debian's unstable archive
@@ -76,7 +77,11 @@ if [ ! -f "$k/boot/vmlinuz-$kver" ] || [ ! -f "$k/lib/modules/$kver/modules.dep"
 	mkdir -p "$dest/dl"
 	# shellcheck disable=SC2086
 	(cd "$dest/dl" && apt-get $APT download $pkgs >/dev/null)
-	for d in "$dest"/dl/*.deb; do dpkg-deb -x "$d" "$k"; done
+	for d in "$dest"/dl/*.deb; do
+		dpkg-deb -x "$d" "$k"
+		# shellcheck disable=SC2016
+		dpkg-deb -W --showformat '${Package} ${Version}\n' "$d" >>"$k/packages"
+	done
 	rm -rf "$dest/dl"
 	if [ -d "$k/usr/lib/modules/$kver" ]; then
 		# the split packaging: everything in /usr/lib/modules/KVER

@@ -227,6 +227,7 @@ boot() {
 	local name=$1 flavour=$2 cmdline=$4 try qemu rc why
 	qemu_numa "$3"
 	wanted "$name" || return 1 # TESTS names other cases
+	TESTED[$KVER]=$KERNEL
 	if ! initramfs "$flavour"; then
 		echo "     $name: no $flavour initramfs for $KVER (its build failed): not booted"
 		: >"$B/$name.log"
@@ -266,6 +267,37 @@ boot() {
 	echo "     $name: the boot did not finish (QEMU exit status $rc); the end of its log:"
 	tr -d '\r' <"$B/$name.log" | tail -n 8 | sed 's/^/     | /'
 	return 1
+}
+
+# The exact versions the boots tested, in the suite's closing lines: the kernels
+# move under it (the newest 6.12 and 7.x of the archive, fetched by make deps), and
+# so do the host's tools on a fresh machine.
+declare -A TESTED=()
+# installed PACKAGE...: "PACKAGE VERSION" of each one whose files are installed
+# (configured or not), comma separated
+installed() {
+	dpkg-query -W -f '${db:Status-Abbrev}\t${Package} ${Version}\n' "$@" 2>/dev/null |
+		awk -F '\t' '$1 ~ /^.[iUFWt]/ { printf "%s%s", n++ ? ", " : "", $2 } END { print "" }'
+}
+# kernel_build VMLINUZ: the version string a bzImage carries (release, builder, and
+# Debian's package version)
+kernel_build() {
+	local off
+	off=$(od -An -tu2 -j $((0x20e)) -N2 "$1" 2>/dev/null | tr -d ' ')
+	[ -n "$off" ] && dd if="$1" bs=1 skip=$((off + 0x200)) count=256 2>/dev/null | tr '\0' '\n' | head -n 1
+}
+versions() {
+	local k pkg
+	for k in $(printf '%s\n' "${!TESTED[@]}" | sort -V); do
+		if [ -r "$TOP/build/kernels/$k/packages" ]; then
+			pkg=$(paste -sd, "$TOP/build/kernels/$k/packages" | sed 's/,/, /g')
+		else
+			pkg=$(installed "linux-image-$k" "linux-image-$k-unsigned")
+		fi
+		echo "versions: Linux $k: ${pkg:-package unknown}; $(kernel_build "${TESTED[$k]}")"
+	done
+	[ ${#TESTED[@]} = 0 ] ||
+		echo "versions: $(installed dracut-core initramfs-tools systemd busybox-static dash qemu-system-x86)"
 }
 
 # line NAME KEY: the rest of the root's line KEY
@@ -626,4 +658,5 @@ for series in ${BOOT_KERNELS:-6.1 6.12 7}; do
 	first=0
 done
 
+versions
 echo "boot: $(summary_line)"

@@ -263,4 +263,12 @@ for n in $FLAVOURS next fail broken; do
 	wanted "$n-image" && image "$n"
 done
 
+# The exact versions the images tested, in the suite's closing lines: the suites,
+# unstable above all, move under it (image/build.sh lists what went in).
+for n in $FLAVOURS next fail broken; do
+	[ -n "${BUILT[$n]:-}" ] && [ -s "$I/$n.img.packages" ] || continue
+	echo "versions: image $n: $(grep -E '^(linux-image-[^ ]*|systemd|dracut|dracut-core|initramfs-tools|hugepar) ' \
+		"$I/$n.img.packages" | paste -sd, | sed 's/,/, /g')"
+done
+
 echo "image: $(summary_line)"
