@@ -43,11 +43,13 @@ int meminfo_kb(const char *text, const char *key, uint64_t *kb)
 	return -ENOENT;
 }
 
+/* Strictly digits: sscanf's %u took "-6.7" or " 6.7" and wrapped what overflowed,
+ * and a release it misread as newer picks the riskier rule. */
 bool release_at_least(const char *r, unsigned major, unsigned minor)
 {
-	unsigned ma = 0, mi = 0;
+	uint64_t ma, mi = 0;
 
-	if (sscanf(r, "%u.%u", &ma, &mi) < 1)
+	if (parse_u64_at(&r, &ma) || (*r == '.' && (r++, parse_u64_at(&r, &mi))))
 		return false;
 	return ma > major || (ma == major && mi >= minor);
 }

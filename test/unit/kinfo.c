@@ -72,6 +72,14 @@ static void test_kinfo_release(void)
 	CHECK(!release_at_least("", 0, 0));
 	CHECK(!release_at_least("abc", 0, 0));
 	CHECK(!release_at_least("v6.7", 6, 7));
+	CHECK(!release_at_least(" 6.7", 6, 7));
+	CHECK(!release_at_least("-6.7", 6, 7));
+	CHECK(!release_at_least("+6.7", 6, 7));
+	CHECK(!release_at_least("6.-7", 6, 7));
+	CHECK(!release_at_least("6.+7", 6, 7));
+	CHECK(!release_at_least("6.18446744073709551616", 6, 7));
+	CHECK(!release_at_least("99999999999999999999.0", 6, 7));
+	CHECK(!release_at_least("6.", 6, 0) && !release_at_least("6.x", 6, 0));
 }
 
 static const struct unit_test tests[] = {
