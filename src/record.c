@@ -19,8 +19,8 @@
 #include "path.h"
 #include "record.h"
 #include "report.h"
+#include "restore.h"
 #include "sys.h"
-#include "undo.h"
 #include "version.h"
 
 typedef void (*body_fn)(struct json_out *j, const void *arg);
@@ -73,7 +73,7 @@ static void recovered_json(struct json_out *j, const struct hp_recovery *rec)
 {
 	json_open(j, "recovered", '[');
 	for (unsigned i = 0; rec && i < rec->n; i++) {
-		const struct undo_fix *f = &rec->fix[i];
+		const struct restore_fix *f = &rec->fix[i];
 		char sz[16], line[256];
 
 		format_size_kb(f->kb, sz, sizeof(sz));

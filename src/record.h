@@ -8,10 +8,10 @@
 
 #include "json.h"
 #include "plan.h"
+#include "restore.h"
 #include "result.h"
 #include "settings.h"
 #include "topology.h"
-#include "undo.h"
 
 #define HP_RECORD_DIR	 "/run/hugepar"
 #define HP_RECORD_FILE	 "status.json"

@@ -98,7 +98,7 @@ static int apply(struct ctx *c, uint64_t deadline)
 	struct hp_result res;
 	int rc;
 
-	rc = undo_lock(deadline);
+	rc = run_lock(deadline);
 	if (rc == -EAGAIN)
 		return apply_failed(
 		    c, &rec, EXIT_BUSY, "%s",
@@ -107,7 +107,7 @@ static int apply(struct ctx *c, uint64_t deadline)
 		return apply_failed(c, &rec, EXIT_FAIL, "cannot take the lock in %s",
 				    HP_STATE_DIR);
 	fault_at("lock");
-	undo_recover(rec.fix, HP_MAX_SIZES, &rec.n);
+	restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);
 	if (load_machine(c))
 		return apply_failed(c, &rec, EXIT_FAIL, "cannot read the topology: %s",
 				    c->topo.error);
@@ -124,7 +124,7 @@ static int apply(struct ctx *c, uint64_t deadline)
 	fault_at("done");
 	rc = exit_of(res.status);
 	engine_result_free(&res);
-	undo_unlock();
+	run_unlock();
 	return rc;
 }
 
@@ -165,7 +165,7 @@ int cmd_apply(struct ctx *c)
 int cmd_recover(struct ctx *c)
 {
 	struct hp_recovery rec = {0};
-	int rc = undo_lock(now_ms() + 10000), failed = 0;
+	int rc = run_lock(now_ms() + 10000), failed = 0;
 
 	if (rc) {
 		fprintf(stderr, "hugepar: cannot take the lock in %s: %s\n", HP_STATE_DIR,
@@ -173,7 +173,7 @@ int cmd_recover(struct ctx *c)
 				      : strerror(-rc));
 		return rc == -EAGAIN ? EXIT_BUSY : EXIT_FAIL;
 	}
-	undo_recover(rec.fix, HP_MAX_SIZES, &rec.n);
+	restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);
 	for (unsigned i = 0; i < rec.n; i++) {
 		char line[256];
 
@@ -181,7 +181,7 @@ int cmd_recover(struct ctx *c)
 		record_log(rec.fix[i].rc ? LOG_ERR : LOG_WARNING, "%s", line);
 		failed += rec.fix[i].rc != 0;
 	}
-	undo_unlock();
+	run_unlock();
 	(void)c;
 	return failed ? EXIT_FAIL : EXIT_OK;
 }
@@ -210,9 +210,9 @@ int cmd_wait(struct ctx *c)
 	if (!w.stopped || w.killed) {
 		struct hp_recovery rec = {0};
 
-		if (undo_lock(now_ms() + 2000) == 0) {
-			undo_recover(rec.fix, HP_MAX_SIZES, &rec.n);
-			undo_unlock();
+		if (run_lock(now_ms() + 2000) == 0) {
+			restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);
+			run_unlock();
 		}
 		record_failure(c->record_dir, &c->settings, &rec,
 			       w.killed

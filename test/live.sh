@@ -68,7 +68,7 @@ consistent() {
 	expect_eq "$1: no surplus left" "$(cat "$S2/surplus_hugepages")" 0
 	expect_eq "$1: record achieved = pools" \
 		"$(jq_py "$REC/status.json" "' '.join(str(n['sizes'][0]['achieved']) for n in r['nodes'])")" "$(pools)"
-	expect_eq "$1: no journal note left" "$(ls /run/hugepar/restore-* 2>/dev/null)" ""
+	expect_eq "$1: no restore note left" "$(ls /run/hugepar/restore-* 2>/dev/null)" ""
 	check "$1: record has the documented format" /usr/bin/python3 "$TOP/test/check-record.py" \
 		"$TOP/doc/record.md" "$REC/status.json"
 }

@@ -10,7 +10,7 @@
  * parallel path does not write them: it raises nr_overcommit_hugepages and lets
  * worker processes, each pinned to a node's CPUs and bound to it, reserve surplus
  * pages. One global write then turns the surplus into pool pages, the overcommit
- * value is put back (and the journal's note of it removed), the workers let go, and
+ * value is put back (and its restore note removed), the workers let go, and
  * per-node writes trim misplaced pages and top up short nodes. doc/engine.md has
  * the whole path and what each phase leaves behind when a run stops there.
  *
@@ -31,10 +31,10 @@
 #include "children.h"
 #include "engine.h"
 #include "hugetlb.h"
+#include "restore.h"
 #include "size.h"
 #include "stop.h"
 #include "sys.h"
-#include "undo.h"
 
 /* A coordinator process for one size, when several sizes run at once. */
 static void size_main(void *arg, int wfd, int ctl)
@@ -179,13 +179,13 @@ static void run_sizes(const struct hp_topology *t, const struct hp_plan *p,
 	run_pass(t, p, method, deadline, false, notes, res);
 }
 
-/* What a dead coordinator left raised, put back (the journal has its note). */
+/* What a dead coordinator left raised, put back (its restore note says what). */
 static void recover_sizes(const struct hp_topology *t, struct hp_result *res)
 {
-	struct undo_fix fix[HP_MAX_SIZES];
+	struct restore_fix fix[HP_MAX_SIZES];
 	unsigned n = 0;
 
-	undo_recover(fix, HP_MAX_SIZES, &n);
+	restore_recover(fix, HP_MAX_SIZES, &n);
 	for (unsigned i = 0; i < n; i++) {
 		int z = topology_size_index(t, fix[i].kb);
 		struct hp_size_result *sr;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * parallel.c - the parallel path of one page size: raise nr_overcommit_hugepages
- * (its old value noted in the journal first), start the workers, collect them, turn
+ * (its old value in a restore note first), start the workers, collect them, turn
  * the surplus they hold into pool pages with one global write, put the overcommit
  * value back, let the workers go. And method=auto's probe, which decides whether
  * this pays.
@@ -21,9 +21,9 @@
 #include "hugetlb.h"
 #include "macros.h"
 #include "parallel.h"
+#include "restore.h"
 #include "stop.h"
 #include "sys.h"
-#include "undo.h"
 #include "worker.h"
 
 /* The parallel path's state in the coordinator. */
@@ -313,7 +313,7 @@ static void hold_free(struct size_job *j, struct parallel *pa)
 		; /* another program took some meanwhile: hold what is there */
 }
 
-/* Raise the overcommit by the deficit, with the value to put back noted first. */
+/* Raise the overcommit by the deficit, the value to put back in a restore note first. */
 static int raise_overcommit(struct size_job *j, struct parallel *pa, uint64_t deficit)
 {
 	struct hp_global g;
@@ -326,16 +326,16 @@ static int raise_overcommit(struct size_job *j, struct parallel *pa, uint64_t de
 	pa->before = g.overcommit;
 	pa->raised = MAX(g.overcommit, g.pool.surplus) + deficit;
 	j->rep.sr.overcommit_before = g.overcommit;
-	rc = undo_save(j->kb, pa->before, pa->raised);
+	rc = restore_note_write(j->kb, pa->before, pa->raised);
 	if (rc)
 		return rc;
 	rc = hugetlb_set_overcommit(j->kb, pa->raised);
 	if (rc)
-		undo_clear(j->kb);
+		restore_note_remove(j->kb);
 	return rc;
 }
 
-/* Put the overcommit value back; only then is the journal's note dropped. */
+/* Put the overcommit value back; only then is its restore note removed. */
 static void restore_overcommit(struct size_job *j, struct parallel *pa)
 {
 	struct hp_global g;
@@ -352,7 +352,7 @@ static void restore_overcommit(struct size_job *j, struct parallel *pa)
 			 (unsigned long long)pa->before, strerror(-rc));
 		return;
 	}
-	undo_clear(j->kb);
+	restore_note_remove(j->kb);
 }
 
 /* Turn the surplus the workers hold into pool pages: one global write. */

@@ -152,8 +152,8 @@ static void fixture(void)
 
 	F.rec.n = 2;
 	F.rec.fix[0] =
-	    (struct undo_fix){.kb = 2048, .raised = 300, .found = 300, .pid = 77};
-	F.rec.fix[1] = (struct undo_fix){
+	    (struct restore_fix){.kb = 2048, .raised = 300, .found = 300, .pid = 77};
+	F.rec.fix[1] = (struct restore_fix){
 	    .kb = 1048576, .before = 1, .raised = 9, .found = 9, .pid = 78, .rc = -EIO};
 }
 

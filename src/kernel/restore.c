@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* undo.c - the run lock, and the notes that make a killed run's changes undoable. */
+/* restore.c - the run lock, and the restore notes that undo a killed run's raise. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,8 +13,8 @@
 #include "hugetlb.h"
 #include "parse.h"
 #include "path.h"
+#include "restore.h"
 #include "sys.h"
-#include "undo.h"
 
 static int lock_fd = -1;
 
@@ -47,7 +47,7 @@ static int state_path(char *buf, size_t len, const char *name)
 	return path_build(buf, len, HP_STATE_DIR "/%s", name);
 }
 
-int undo_lock(uint64_t deadline)
+int run_lock(uint64_t deadline)
 {
 	char p[4096];
 	int rc;
@@ -76,7 +76,7 @@ int undo_lock(uint64_t deadline)
 	return 0;
 }
 
-void undo_unlock(void)
+void run_unlock(void)
 {
 	if (lock_fd >= 0)
 		close(lock_fd);
@@ -91,7 +91,7 @@ static int note_path(char *buf, size_t len, uint64_t kb)
 	return state_path(buf, len, name);
 }
 
-int undo_save(uint64_t kb, uint64_t before, uint64_t raised)
+int restore_note_write(uint64_t kb, uint64_t before, uint64_t raised)
 {
 	char p[4096], tmp[4200], text[128];
 	int n;
@@ -104,7 +104,7 @@ int undo_save(uint64_t kb, uint64_t before, uint64_t raised)
 	return replace_file(p, tmp, text, (size_t)n);
 }
 
-int undo_clear(uint64_t kb)
+int restore_note_remove(uint64_t kb)
 {
 	char p[4096];
 
@@ -113,7 +113,7 @@ int undo_clear(uint64_t kb)
 	return unlink(p) && errno != ENOENT ? -errno : 0;
 }
 
-static int read_note(const char *file, struct undo_fix *f)
+static int read_note(const char *file, struct restore_fix *f)
 {
 	char buf[256], *p;
 	unsigned long long before, raised;
@@ -131,7 +131,7 @@ static int read_note(const char *file, struct undo_fix *f)
 	return 0;
 }
 
-int undo_recover(struct undo_fix *fixes, unsigned max, unsigned *n)
+int restore_recover(struct restore_fix *fixes, unsigned max, unsigned *n)
 {
 	char rel[512];
 	struct path_dir d;
@@ -142,7 +142,7 @@ int undo_recover(struct undo_fix *fixes, unsigned max, unsigned *n)
 	if (rc)
 		return rc == -ENOENT ? 0 : rc;
 	while (*n < max && (name = path_dir_next(&d))) {
-		struct undo_fix *f = &fixes[*n];
+		struct restore_fix *f = &fixes[*n];
 		unsigned long long kb;
 		struct hp_global g;
 		char tail[8];
@@ -163,14 +163,14 @@ int undo_recover(struct undo_fix *fixes, unsigned max, unsigned *n)
 				f->rc = hugetlb_set_overcommit(kb, f->before);
 		}
 		if (!f->rc)
-			f->rc = undo_clear(kb);
+			f->rc = restore_note_remove(kb);
 		(*n)++;
 	}
 	path_dir_close(&d);
 	return 0;
 }
 
-void recovery_describe(const struct undo_fix *f, char *buf, size_t len)
+void recovery_describe(const struct restore_fix *f, char *buf, size_t len)
 {
 	char sz[16];
 

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * restore.h - the run lock and the restore notes. The run lock lets one run at a time
+ * change the pools. Before a run raises a page size's nr_overcommit_hugepages it
+ * writes a restore note (HP_STATE_DIR/restore-<kB>kB) with the value to put back; it
+ * removes the note once it has put the value back. A run killed in between leaves
+ * the note, and the next run (or `hugepar recover`) puts the value back. Under the
+ * path layer's root.
+ */
+#ifndef HUGEPAR_RESTORE_H
+#define HUGEPAR_RESTORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hugetlb.h"
+
+#define HP_STATE_DIR "/run/hugepar"
+
+/* A directory hugepar writes in must be ours: a real directory (not a link), owned
+ * by this user, writable by no one else. Made (0755) when missing. The path is
+ * taken as it is, not under the root. */
+int state_dir_check(const char *dir, bool make);
+
+/* Take the run lock, waiting until deadline_ms. -EAGAIN: another run held it. */
+int run_lock(uint64_t deadline_ms);
+void run_unlock(void);
+
+/* A size's restore note: written (atomically) before the raise, removed after the
+ * value is back; a note that is not there is removed already. */
+int restore_note_write(uint64_t kb, uint64_t before, uint64_t raised);
+int restore_note_remove(uint64_t kb);
+
+struct restore_fix {
+	uint64_t kb;
+	uint64_t before, raised, found; /* found: the value when the note was read */
+	long pid;			/* the run that left it */
+	int rc;				/* 0: put back (or someone else had) */
+	bool changed_since;		/* found != raised: left as it was */
+};
+
+/* Put back what dead runs left raised, as their restore notes say, and remove the
+ * notes (the run lock must be held). A note that cannot be read is a fix with rc. */
+int restore_recover(struct restore_fix *fixes, unsigned max, unsigned *n);
+
+/* What a run found left behind and did about it, for the record. */
+struct hp_recovery {
+	unsigned n;
+	struct restore_fix fix[HUGETLB_MAX_SIZES];
+};
+
+/* One line: "2048kB: nr_overcommit_hugepages put back from 300 to 0, left by pid 12" */
+void recovery_describe(const struct restore_fix *f, char *buf, size_t len);
+
+#endif
