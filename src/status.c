@@ -168,6 +168,7 @@ int record_load(const char *dir, struct hp_record *r)
 	if (strlen(r->text) != len || json_parse(r->text, &r->v) ||
 	    (r->status = status_of(json_get_str(&r->v, "status"))) < 0) {
 		fprintf(stderr, "hugepar: %s is not a valid record\n", file);
+		json_free(&r->v); /* parsed, but not a record */
 		free(r->text);
 		r->text = NULL;
 		return -EINVAL;
