@@ -31,6 +31,16 @@ any_wanted() {
 	for c in "$@"; do wanted "$c" && r=0; done
 	return $r
 }
+# long_case CASE: wanted, and either a long run (HUGEPAR_LONG=1: make check-all) or
+# named in TESTS; a long case that make check leaves out is shown as skipped
+long_case() {
+	if [ -z "${HUGEPAR_LONG:-}" ] && [ -z "${HUGEPAR_CASES:-}" ]; then
+		[ -z "${HUGEPAR_LIST:-}" ] && skip "$1: a long case, in make check-all"
+		wanted "$1"
+		return 1
+	fi
+	wanted "$1"
+}
 pass() { wanted "$*" || return 0; PASSED=$((PASSED + 1)); echo "ok   $*"; }
 fail() { wanted "$*" || return 0; FAILED=$((FAILED + 1)); echo "FAIL $*"; }
 skip() { wanted "$*" || return 0; SKIPPED=$((SKIPPED + 1)); echo "skip $*"; }

@@ -1,18 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Run the test suites: unit (plain and with sanitizers), the tree's own checks
-# (syncheck, install), golden fixtures, command line, simulated kernel, the worker
-# controller, live reservations on this kernel, the Debian package, a fresh Debian
-# root, cloud images booted under systemd, and boots in QEMU. Each suite's lines are shown as they come (and kept in
-# test/out/suite-NAME.log); a suite past its time limit is stopped and fails. The
-# failed checks are listed again at the end, before "N passed, N failed".
+# (syncheck, install), golden fixtures, command line, simulated kernel, live
+# reservations on this kernel, the Debian package, a fresh Debian root, cloud images
+# booted under systemd, and boots in QEMU. Each suite builds what it needs first (and
+# only that), its lines are shown as they come (and kept in test/out/suite-NAME.log),
+# and its time is shown with its count; a suite past its time limit is stopped and
+# fails. The failed checks are listed again at the end, before "N passed, N failed".
+# No check passes or fails on elapsed time: speed is for `make bench`.
 #   TESTS="SUITE ..."        only these suites: unit unit-san tree layers golden cli
-#                            engine adapt live package fresh image boot
+#                            engine live package fresh image boot
 #   TESTS="SUITE:CASE ..."   only these cases of a suite, and only their work (a case
 #                            is the name a check begins with, before its ':'; globs
 #                            as in the shell), e.g. TESTS="boot:6.12-shares boot:7-*",
 #                            TESTS="engine:rule*" or TESTS="unit:plan.*"
 #   TESTS=list               list every case as SUITE:CASE, and run nothing
+#   HUGEPAR_LONG=1       also the long cases (`make check-all`): a suite marks them
+#                        with long_case (test/lib.sh); named in TESTS, one runs anyway
 #   HUGEPAR_SKIP_SAN=1   skip the sanitizer builds
 #   HUGEPAR_SKIP_BOOT=1  skip the QEMU boot tests
 #   HUGEPAR_SKIP_FRESH=1 skip the fresh Debian root (test/fresh.sh)
@@ -20,7 +24,7 @@
 cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
 
-SUITES="unit unit-san tree layers golden cli engine adapt live package fresh image boot"
+SUITES="unit unit-san tree layers golden cli engine live package fresh image boot"
 LIST=""
 if [ "${TESTS:-}" = list ]; then
 	LIST=$OUT/list
@@ -44,12 +48,20 @@ selected() {
 	[ -n "$CASES" ]
 }
 
-# suite NAME SECONDS COMMAND...: a suite prints "NAME: N passed, N failed[, N
-# skipped]" last; its counts are added up, and its time shown.
+# suite NAME SECONDS "TARGETS" COMMAND...: make TARGETS (the binaries the suite runs),
+# then the suite, which prints "NAME: N passed, N failed[, N skipped]" last; its
+# counts are added up, and its time shown.
 suite() {
-	local name=$1 limit=$2 log=$OUT/suite-$1.log line rc p f s start
-	shift 2
+	local name=$1 limit=$2 targets=$3 log=$OUT/suite-$1.log line rc p f s start
+	shift 3
 	selected "$name" || return 0
+	# (listing runs nothing, but the unit runner lists its own tests)
+	if [ -n "$targets" ] && { [ -z "$LIST" ] || [ "$targets" = "$1" ]; } &&
+		! make --no-print-directory -s $targets >"$OUT/build-$name.log" 2>&1; then
+		cat "$OUT/build-$name.log"
+		fail "$name: make $targets failed (see $OUT/build-$name.log)"
+		return
+	fi
 	if [ -n "$LIST" ]; then
 		: >"$LIST/$name"
 		HUGEPAR_LIST=$LIST/$name timeout -k 10 "$limit" "$@" >/dev/null 2>&1
@@ -78,34 +90,35 @@ suite() {
 
 : >"$OUT/failed.txt"
 TIMES=""
-suite unit 600 build/unit
+SAN=build/hugepar-san
+[ -n "${HUGEPAR_SKIP_SAN:-}" ] && SAN=""
+suite unit 600 build/unit build/unit
 if [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
-	suite unit-san 900 build/unit-san
+	suite unit-san 900 build/unit-san build/unit-san
 else
-	selected unit-san && skip "unit tests with sanitizers (HUGEPAR_SKIP_SAN)"
+	selected unit-san && [ -z "$LIST" ] && skip "unit tests with sanitizers (HUGEPAR_SKIP_SAN)"
 fi
-suite tree 600 test/tree.sh
-suite layers 300 test/layers.sh
-suite golden 600 test/golden.sh
-suite cli 900 test/cli.sh
-suite engine 1200 test/engine.sh
-suite adapt 1800 test/adapt.sh
-suite live 900 test/live.sh
-suite package 1800 test/package.sh
+suite tree 600 "" test/tree.sh
+suite layers 300 "" test/layers.sh
+suite golden 600 "hugepar $SAN" test/golden.sh
+suite cli 900 "hugepar hugepar-test build/simctl" test/cli.sh
+suite engine 1200 "hugepar hugepar-test build/simctl" test/engine.sh
+suite live 900 "hugepar hugepar-test build/holdpages $SAN" test/live.sh
+suite package 1800 "" test/package.sh
 if [ -z "${HUGEPAR_SKIP_FRESH:-}" ]; then
-	suite fresh 2400 test/fresh.sh
+	suite fresh 2400 "" test/fresh.sh
 else
-	selected fresh && skip "fresh Debian root (HUGEPAR_SKIP_FRESH)"
+	selected fresh && [ -z "$LIST" ] && skip "fresh Debian root (HUGEPAR_SKIP_FRESH)"
 fi
 if [ -z "${HUGEPAR_SKIP_IMAGE:-}" ]; then
-	suite image 2700 test/image.sh
+	suite image 2700 hugepar test/image.sh
 else
-	selected image && skip "cloud images (HUGEPAR_SKIP_IMAGE)"
+	selected image && [ -z "$LIST" ] && skip "cloud images (HUGEPAR_SKIP_IMAGE)"
 fi
 if [ -z "${HUGEPAR_SKIP_BOOT:-}" ] && [ -x test/boot.sh ]; then
-	suite boot 4200 test/boot.sh
+	suite boot 4200 "hugepar hugepar-test build/holdpages" test/boot.sh
 else
-	selected boot && skip "boot tests (HUGEPAR_SKIP_BOOT or no test/boot.sh)"
+	selected boot && [ -z "$LIST" ] && skip "boot tests (HUGEPAR_SKIP_BOOT or no test/boot.sh)"
 fi
 [ -n "$LIST" ] && exit 0
 # each suite's time, in seconds

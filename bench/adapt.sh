@@ -4,17 +4,17 @@
 # doc/threads.md): for each, the time to reserve the same pages with fixed worker
 # counts, with the kernel's own rule (a quarter of the CPUs) and with auto, runs
 # interleaved; the fastest of each is compared (noise on this host only adds), the
-# median and the slowest are shown. auto must be within ADAPT_SLACK (5%) of the best
-# fixed count, its measuring included, and ahead of the kernel's rule on the seeds' two
-# machines and wherever that rule is not the best (the machines with a KERNEL count
-# below). When auto misses in the first set of runs, a second set of auto runs is made
-# (the measures of one set move together with this host's load) and the fastest of
-# all counts; both sets are in the figures. Writes test/out/adapt.tsv
-# (doc/benchmarks.md). No root: the simulated kernel only.
+# median and the slowest are shown, and for each machine whether auto came within 5%
+# of the best fixed count, its measuring included, and ahead of the kernel's rule
+# (the machines with a KERNEL count below). The simulated kernel paces its allocators
+# with this host's clock, so these are figures of the host as much as of the search:
+# they are printed, never a test's verdict (test/unit/adapt.c checks the search on
+# every machine's curve). Writes test/out/adapt.tsv (doc/benchmarks.md). No root:
+# the simulated kernel only.
 #   ADAPT_RUNS=N   runs of each count (default 3)
 #   ADAPT_PAGES=N  2M pages a node (default 12000: 16 s on the seeds' Skylake)
 #   ADAPT_MACHINES="sim-knee ..."  only these
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../test/lib.sh"
 
 HP=$TOP/hugepar-test
 FX=$OUT/adapt
@@ -25,11 +25,7 @@ SLACK=5
 rm -rf "$FX"
 mkdir -p "$FX"
 
-if [ ! -x "$HP" ]; then
-	skip "adapt tests: need hugepar-test (make check-fast)"
-	echo "adapt: $(summary_line)"
-	exit 0
-fi
+[ -x "$HP" ] || { echo "bench/adapt.sh: needs hugepar-test (make hugepar-test)" >&2; exit 1; }
 
 # once MACHINE THREADS: one run on a fresh fixture; prints its milliseconds and, for
 # auto, the workers node 0 settled at
@@ -62,7 +58,8 @@ machine() {
 	for ((r = 0; r < RUNS; r++)); do
 		for t in "${counts[@]}"; do
 			if ! out=$(once "$name" "$t"); then
-				fail "$name threads=$t: the run failed (see $FX/$name-$t/out)"
+				echo "     $name threads=$t: the run failed (see $FX/$name-$t/out)"
+				MISSED="$MISSED $name"
 				return
 			fi
 			echo "$t $out" >>"$FX/$name.runs"
@@ -84,12 +81,14 @@ machine() {
 	best=$(awk '$1 == "BEST" {print $2 " workers, " $3 " ms"}' "$FX/$name.verdict")
 	auto=$(awk '$1 == "AUTO" {print $2}' "$FX/$name.verdict")
 	ratio=$(awk '$1 == "AUTO" {print $3}' "$FX/$name.verdict")
-	check "$name: auto ($auto ms, ${ratio}x) within $SLACK% of the best fixed count ($best)" \
-		within "$ratio"
+	verdict=within
+	within "$ratio" || { verdict="NOT within"; MISSED="$MISSED $name"; }
+	echo "     $name: auto $auto ms, ${ratio}x the best fixed count ($best): $verdict $SLACK%"
 	if [ "$kernel" != - ]; then
 		kms=$(awk '$1 == "KERNEL" {print $2}' "$FX/$name.verdict")
-		check "$name: auto ($auto ms) ahead of the kernel's quarter of the CPUs ($kernel workers, $kms ms)" \
-			test "$auto" -lt "$kms"
+		verdict=ahead
+		[ "$auto" -lt "$kms" ] || { verdict="NOT ahead"; MISSED="$MISSED $name"; }
+		echo "     $name: auto $auto ms, the kernel's quarter of the CPUs ($kernel workers) $kms ms: $verdict"
 	fi
 }
 
@@ -130,6 +129,7 @@ verdict() {
 	EOF
 }
 
+MISSED=""
 printf 'machine\trole\tworkers\tfastest_ms\tmedian_ms\tslowest_ms\tvs_best_fixed\tauto_settled_node0\n' >"$TSV"
 echo "     $RUNS runs of each, $PAGES 2M pages a node, interleaved"
 #       name             kernel  fixed totals (all nodes)
@@ -141,4 +141,8 @@ machine sim-lockbound    8       2 4 8 16
 machine sim-smallnodes   12      16 32 48
 machine sim-knee6        8       8 12 16 32
 machine sim-flat         -       2 4 8 16
-echo "adapt: $(summary_line)"
+if [ -n "$MISSED" ]; then
+	echo "adapt: auto missed on:$(printf ' %s' $MISSED | tr ' ' '\n' | sort -u | tr '\n' ' ')"
+else
+	echo "adapt: auto within $SLACK% of the best fixed count, and ahead of the kernel's rule, on every machine"
+fi
