@@ -4,7 +4,7 @@
 set -eu
 pkgs="make git build-essential gcc musl-tools clang libclang-rt-14-dev linux-libc-dev pkg-config python3
 shellcheck dracut-core initramfs-tools qemu-system-x86 busybox-static linux-image-amd64
-e2fsprogs cpio kmod file time gnuplot-nox libhugetlbfs-bin util-linux dash
+e2fsprogs cpio kmod file time jq gnuplot-nox libhugetlbfs-bin util-linux dash
 debhelper dpkg-dev lintian python3-prometheus-client mmdebstrap
 fdisk dosfstools mtools ovmf qemu-utils"
 missing=""
