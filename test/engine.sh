@@ -6,21 +6,26 @@
 # that cannot be put back, both per-node write rules, surplus held by another
 # program, gigantic sizes, CPU-less nodes, 32 nodes, two runs at once. No root, and
 # this machine's pools are not touched. Each case writes a row of the fault matrix
-# (test/out/fault-matrix-engine.tsv, doc/fault-matrix.md).
+# (test/out/fault-matrix-engine.tsv, doc/fault-matrix.md). A case has a fixture of
+# its name (test/out/engine/CASE); TESTS=engine:CASE runs only its work. Nothing
+# here passes or fails on how long a run took (bench/sim1g.sh prints that).
 . "$(dirname "$0")/lib.sh"
 
 HP=$TOP/hugepar-test
 SIMCTL=$TOP/build/simctl
 FX=$OUT/engine
 MATRIX=$OUT/fault-matrix-engine.tsv
-rm -rf "$FX"
-mkdir -p "$FX"
-: >"$MATRIX"
 
-if [ ! -x "$HP" ] || [ ! -x "$SIMCTL" ]; then
-	skip "engine tests: need hugepar-test and build/simctl (make check-fast)"
-	echo "engine: $(summary_line)"
-	exit 0
+# TESTS=list (HUGEPAR_LIST) names the cases, and needs none of this
+if [ -z "${HUGEPAR_LIST:-}" ]; then
+	if [ ! -x "$HP" ] || [ ! -x "$SIMCTL" ]; then
+		skip "engine: need hugepar-test and build/simctl (make check-fast)"
+		echo "engine: $(summary_line)"
+		exit 0
+	fi
+	rm -rf "$FX"
+	mkdir -p "$FX"
+	: >"$MATRIX"
 fi
 
 # machine NAME LINE...: a fixture from description lines (test/mkfixture.sh); $M is it
@@ -44,8 +49,24 @@ run() {
 		>"$M.log" 2>&1; } 2>/dev/null
 	RC=$?
 }
+# start LOG ARGS...: hugepar-test apply on $M in the background, $! its process, with
+# the seam's trace in LOG; returns once it holds the lock (the trace's "lock"), or
+# has ended without it
+start() {
+	local log=$1 i
+	shift
+	: >"$log"
+	HUGEPAR_FAULT="trace${FAULT:+,$FAULT}" "$HP" --sysroot "$M" --simulate apply \
+		--config /dev/null "$@" >/dev/null 2>"$log" &
+	for ((i = 0; i < 1200; i++)); do
+		grep -qs '^hugepar-trace lock ' "$log" && return 0
+		kill -0 $! 2>/dev/null || return 1
+		sleep 0.05
+	done
+}
 sim() { "$SIMCTL" "$M" "$@"; }
-field() { jq_py "$REC/status.json" "$1"; }
+# field FILTER: jq's FILTER on the record; strings bare, the rest compact JSON
+field() { jq -cr "$1" "$REC/status.json"; }
 hp() { cat "$M/sys/devices/system/node/node$1/hugepages/hugepages-${3:-2048}kB/$2"; }
 glob() { cat "$M/sys/kernel/mm/hugepages/hugepages-${2:-2048}kB/$1"; }
 # journal notes left (restore-*)
@@ -74,9 +95,9 @@ settled() {
 		check "$name: record format" /usr/bin/python3 "$TOP/test/check-record.py" \
 			"$TOP/doc/record.md" "$REC/status.json"
 		[ -d "$M/sys/devices/system/node" ] && expect_eq "$name: record = pools" \
-			"$(field "' '.join(str(n['sizes'][0]['achieved']) for n in r['nodes'])")" "$(pools)"
+			"$(field '[.nodes[].sizes[0].achieved | tostring] | join(" ")')" "$(pools)"
 		expect_eq "$name: exit code = record" "$RC" \
-			"$(field "{'ok': 0, 'disabled': 0, 'partial': 64}.get(r['status'], 1)")"
+			"$(field '{ok: 0, disabled: 0, partial: 64}[.status] // 1')"
 	fi
 }
 
@@ -85,272 +106,343 @@ settled() {
 row() {
 	local status=none
 	sim show >/dev/null # the kernel is done with exited processes
-	[ -f "$REC/status.json" ] && status=$(field "r['status']")
+	[ -f "$REC/status.json" ] && status=$(field .status)
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "${LEFT_OC:-$(glob nr_overcommit_hugepages)}" \
 		"${LEFT_SURPLUS:-$(glob surplus_hugepages)}" "${LEFT_POOLS:-$(pools)}" "$status" "$RC" \
 		"${2:--}" >>"$MATRIX"
 }
 
 # --- grow, exact, serial ------------------------------------------------------
-two grow 6.12.0
-run --method=parallel --cmdline "rd.hugepar.pages=2M:100"
-expect_eq "grow: pools" "$(pools)" "100 100"
-expect_eq "grow: method" "$(field "r['sizes'][0]['method']")" parallel
-expect_eq "grow: workers" "$(field "r['sizes'][0]['workers']")" 2
-settled grow
-row "none (parallel)"
+if wanted grow; then
+	two grow 6.12.0
+	run --method=parallel --cmdline "rd.hugepar.pages=2M:100"
+	expect_eq "grow: pools" "$(pools)" "100 100"
+	expect_eq "grow: method" "$(field '.sizes[0].method')" parallel
+	expect_eq "grow: workers" "$(field '.sizes[0].workers')" 2
+	settled grow
+	row "none (parallel)"
+fi
 
 # Free pages already in the pool absorb the workers' reservations (whatever their
 # node) and refuse node-bound ones larger than them: held while the workers work,
 # the growth is as parallel as from empty pools, and the record says who did it.
 for rel in 6.1.0 6.12.0; do
-	two "free-$rel" "$rel"
+	c=free-$rel
+	wanted $c || continue
+	two $c "$rel"
 	sim setnode 2048 0 150
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:250"
-	expect_eq "free pages $rel: pools" "$(pools)" "250 250"
-	expect_eq "free pages $rel: the workers did it (method, by workers, topped up)" \
-		"$(field "(r['sizes'][0]['method'], r['sizes'][0]['pages_by_workers'], r['sizes'][0]['topped_up'])")" \
-		"('parallel', 350, 0)"
-	settled "free pages $rel"
+	expect_eq "$c: free pages: pools" "$(pools)" "250 250"
+	expect_eq "$c: free pages: the workers did it (method, by workers, topped up)" \
+		"$(field '.sizes[0] | [.method, .pages_by_workers, .topped_up]')" '["parallel",350,0]'
+	settled "$c: free pages"
 done
 
 # method=auto probes the first node with work only, with one page when the estimate
 # is clear from it (pages this dear): the others' first pages are not reserved one
 # node after the other before the workers start
-two probe 6.12.0 "sim rate 2048 1:2000 4:8000"
-run --method=auto --cmdline "rd.hugepar.pages=2M:200"
-expect_eq "auto probe: pools" "$(pools)" "200 200"
-expect_eq "auto probe: one page of one node probed, the workers did the rest (method, by workers, topped up)" \
-	"$(field "(r['sizes'][0]['method'], r['sizes'][0]['pages_by_workers'], r['sizes'][0]['topped_up'])")" \
-	"('parallel', 399, 0)"
-settled "auto probe"
+if wanted probe; then
+	two probe 6.12.0 "sim rate 2048 1:2000 4:8000"
+	run --method=auto --cmdline "rd.hugepar.pages=2M:200"
+	expect_eq "probe: auto: pools" "$(pools)" "200 200"
+	expect_eq "probe: auto: one page of one node probed, the workers did the rest (method, by workers, topped up)" \
+		"$(field '.sizes[0] | [.method, .pages_by_workers, .topped_up]')" '["parallel",399,0]'
+	settled "probe: auto"
+fi
 
 # ... except where the parallel path would start two workers, one on each of two
 # nodes (a node of one CPU each): the probe (a fork, a write that changes nothing, a
 # page, the other node idle meanwhile) costs what going parallel could lose at worst,
 # so both nodes start at once. Three such nodes, or nodes of more CPUs, are probed.
-machine probe-2x1 "sizes 2048 1048576" "release 6.12.0" "sim rate 2048 1:2000" \
-	"node 0 cpus 0 mem 8G free 7G" "node 1 cpus 1 mem 8G free 7G"
-run --cmdline "rd.hugepar.pages=2M:150"
-expect_eq "two nodes of one CPU: no probe, a worker on each (method, note, by workers, workers)" \
-	"$(field "(r['sizes'][0]['method'], r['sizes'][0]['method_note'], r['sizes'][0]['pages_by_workers'], r['sizes'][0]['workers'])")" \
-	"('parallel', 'auto: a worker on each of two nodes: no probe', 300, 2)"
-expect_eq "two nodes of one CPU: pools" "$(pools)" "150 150"
-settled "two nodes of one CPU"
-machine probe-3x1 "sizes 2048 1048576" "release 6.12.0" "sim rate 2048 1:2000" \
-	"node 0 cpus 0 mem 8G free 7G" "node 1 cpus 1 mem 8G free 7G" "node 2 cpus 2 mem 8G free 7G"
-run --cmdline "rd.hugepar.pages=2M:150"
-expect_eq "three nodes of one CPU: probed" "$(field "r['sizes'][0]['method_note'][:13]")" "auto: serial "
-expect_eq "three nodes of one CPU: pools" "$(pools)" "150 150 150"
-settled "three nodes of one CPU"
-two probe-2x4 6.12.0 "sim rate 2048 1:2000 4:8000"
-run --cmdline "rd.hugepar.pages=2M:150@0,2M:150@1"
-expect_eq "two nodes of four CPUs: probed" "$(field "r['sizes'][0]['method_note'][:13]")" "auto: serial "
+if wanted probe-2x1; then
+	machine probe-2x1 "sizes 2048 1048576" "release 6.12.0" "sim rate 2048 1:2000" \
+		"node 0 cpus 0 mem 8G free 7G" "node 1 cpus 1 mem 8G free 7G"
+	run --cmdline "rd.hugepar.pages=2M:150"
+	expect_eq "probe-2x1: two nodes of one CPU: no probe, a worker on each (method, note, by workers, workers)" \
+		"$(field '.sizes[0] | [.method, .method_note, .pages_by_workers, .workers]')" \
+		'["parallel","auto: a worker on each of two nodes: no probe",300,2]'
+	expect_eq "probe-2x1: two nodes of one CPU: pools" "$(pools)" "150 150"
+	settled "probe-2x1: two nodes of one CPU"
+fi
+if wanted probe-3x1; then
+	machine probe-3x1 "sizes 2048 1048576" "release 6.12.0" "sim rate 2048 1:2000" \
+		"node 0 cpus 0 mem 8G free 7G" "node 1 cpus 1 mem 8G free 7G" "node 2 cpus 2 mem 8G free 7G"
+	run --cmdline "rd.hugepar.pages=2M:150"
+	expect_eq "probe-3x1: three nodes of one CPU: probed" "$(field '.sizes[0].method_note[:13]')" "auto: serial "
+	expect_eq "probe-3x1: three nodes of one CPU: pools" "$(pools)" "150 150 150"
+	settled "probe-3x1: three nodes of one CPU"
+fi
+if wanted probe-2x4; then
+	two probe-2x4 6.12.0 "sim rate 2048 1:2000 4:8000"
+	run --cmdline "rd.hugepar.pages=2M:150@0,2M:150@1"
+	expect_eq "probe-2x4: two nodes of four CPUs: probed" "$(field '.sizes[0].method_note[:13]')" "auto: serial "
+fi
 
 # every reservation refused: per-node writes do the work, and the record says so
-two refused 6.12.0
-HUGEPAR_FAULT=reserve=ENOMEM run --method=parallel --cmdline "rd.hugepar.pages=2M:100"
-expect_eq "refused: pools" "$(pools)" "100 100"
-expect_eq "refused: the record tells the method that did the work" \
-	"$(field "r['sizes'][0]['method'] + ': ' + r['sizes'][0]['method_note']")" \
-	"serial: workers reserved 0 of 200 pages; per-node writes did the rest"
-settled refused
+if wanted refused; then
+	two refused 6.12.0
+	HUGEPAR_FAULT=reserve=ENOMEM run --method=parallel --cmdline "rd.hugepar.pages=2M:100"
+	expect_eq "refused: pools" "$(pools)" "100 100"
+	expect_eq "refused: the record tells the method that did the work" \
+		"$(field '.sizes[0] | .method + ": " + .method_note')" \
+		"serial: workers reserved 0 of 200 pages; per-node writes did the rest"
+	settled refused
+fi
 
-two serial 6.12.0
-run --method=serial --cmdline "rd.hugepar.pages=2M:100"
-expect_eq "serial: pools" "$(pools)" "100 100"
-settled serial
+if wanted serial; then
+	two serial 6.12.0
+	run --method=serial --cmdline "rd.hugepar.pages=2M:100"
+	expect_eq "serial: pools" "$(pools)" "100 100"
+	settled serial
+fi
 
-two exact 6.12.0
-sim write 2048 0 50
-run --cmdline "rd.hugepar.pages=2M:20@0"
-expect_eq "exact: grow mode keeps the pool" "$(pools)" "50 0"
-run --cmdline "rd.hugepar.pages=2M:20@0 rd.hugepar.mode=exact"
-expect_eq "exact: shrunk" "$(pools)" "20 0"
-settled exact
+if wanted exact; then
+	two exact 6.12.0
+	sim write 2048 0 50
+	run --cmdline "rd.hugepar.pages=2M:20@0"
+	expect_eq "exact: grow mode keeps the pool" "$(pools)" "50 0"
+	run --cmdline "rd.hugepar.pages=2M:20@0 rd.hugepar.mode=exact"
+	expect_eq "exact: shrunk" "$(pools)" "20 0"
+	settled exact
+fi
 
 # --- reconcile: misplaced pages trimmed, short nodes topped up --------------------
 for rel in 6.1.0 6.12.0; do
-	two "misplace-$rel" $rel
+	c=misplace-$rel
+	wanted $c || continue
+	two $c $rel
 	HUGEPAR_FAULT=misplace run --method=parallel --cmdline "rd.hugepar.pages=2M:30@0"
-	expect_eq "misplace $rel: node 0 has its pages, node 1 none" "$(pools)" "30 0"
-	expect_eq "misplace $rel: trimmed, topped up" \
-		"$(field "(r['sizes'][0]['trimmed'], r['sizes'][0]['topped_up'])")" "(30, 30)"
-	settled "misplace $rel"
+	expect_eq "$c: node 0 has its pages, node 1 none" "$(pools)" "30 0"
+	expect_eq "$c: trimmed, topped up" "$(field '.sizes[0] | [.trimmed, .topped_up]')" "[30,30]"
+	settled $c
+	[ $rel = 6.12.0 ] && row "workers on the wrong node"
 done
-row "workers on the wrong node"
 
 # --- the kernel's two per-node write rules, with surplus held on another node ------
-for rel in 6.1.0 6.12.0 "6.1.0 sim-rule-persistent"; do
+for rel in 6.1.0 6.12.0 "6.1.0 persistent"; do
 	set -- $rel
-	two "rule-$1-$#" "$1" ${2:+"sim rule persistent"}
+	c=rule-$1${2:+-$2}
+	wanted $c || continue
+	two $c "$1" ${2:+"sim rule persistent"}
 	sim overcommit 2048 10
 	coproc HOLD { exec "$SIMCTL" "$M" hold 2048 1 10; }
 	read -r held <&"${HOLD[0]}"
-	expect_eq "rule $rel: another program holds 10 on node 1" "$held $(hp 1 surplus_hugepages)" "held 10"
+	expect_eq "$c: another program holds 10 on node 1" "$held $(hp 1 surplus_hugepages)" "held 10"
 	run --method=serial --cmdline "rd.hugepar.pages=2M:40@0"
-	expect_eq "rule $rel: node 0 exact, node 1 untouched" "$(pools) $(hp 1 surplus_hugepages)" "40 0 10"
+	expect_eq "$c: node 0 exact, node 1 untouched" "$(pools) $(hp 1 surplus_hugepages)" "40 0 10"
 	sim setnode 2048 0 40
-	expect_eq "rule $rel: a write that changes nothing changes nothing" "$(pools)" "40 0"
+	expect_eq "$c: a write that changes nothing changes nothing" "$(pools)" "40 0"
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:60"
-	expect_eq "rule $rel: parallel with their surplus" "$(pools)" "60 60"
-	OC=10 settled "rule $rel" 10
+	expect_eq "$c: parallel with their surplus" "$(pools)" "60 60"
+	OC=10 settled $c 10
 	kill "$HOLD_PID"
 	wait "$HOLD_PID" 2>/dev/null
-	expect_eq "rule $rel: their pages go back when they exit" "$(sim show >/dev/null; glob surplus_hugepages)" 0
+	expect_eq "$c: their pages go back when they exit" "$(sim show >/dev/null; glob surplus_hugepages)" 0
+	[ $# = 2 ] && row "another program holds surplus"
 done
-row "another program holds surplus"
 
 # --- where a program without a policy gets its surplus pages, by release: on node
 # 1's CPUs, 6.1 and 6.16 on place them there, 6.12 on node 0 (test/guest-rules.sh
 # saw this on 6.1, 6.12 and 7.2: doc/kernel-notes.md)
 for t in "6.1.0 0 2" "6.12.0 2 0" "6.15.0 2 0" "6.16.0 0 2" "7.2.0 0 2"; do
 	set -- $t
-	two "place-$1" "$1"
+	c=place-$1
+	wanted $c || continue
+	two $c "$1"
 	sim overcommit 2048 2
 	coproc HOLD { exec "$SIMCTL" "$M" hold 2048 1 2 unbound; }
 	read -r held <&"${HOLD[0]}"
-	expect_eq "placement $1: surplus of a program on node 1 without a policy (node 0, node 1)" \
+	expect_eq "$c: surplus of a program on node 1 without a policy (node 0, node 1)" \
 		"$held $(hp 0 surplus_hugepages) $(hp 1 surplus_hugepages)" "held $2 $3"
 	kill "$HOLD_PID"
 	wait "$HOLD_PID" 2>/dev/null
 done
 
 # --- no NUMA sysfs: the global write takes a persistent count --------------------
-machine nonuma "sizes 2048" "nonuma" "release 6.12.0" "node 0 cpus 0-1 mem 8G free 7G"
-sim overcommit 2048 10
-coproc HOLD { exec "$SIMCTL" "$M" hold 2048 0 10; }
-read -r held <&"${HOLD[0]}"
-run --method=serial --cmdline "rd.hugepar.pages=2M:20"
-expect_eq "nonuma: 20 asked, 20 persistent" "$(($(glob nr_hugepages) - $(glob surplus_hugepages)))" 20
-expect_eq "nonuma: record" "$(field "r['nodes'][0]['sizes'][0]['achieved']") $(field "r['status']")" "20 ok"
-kill "$HOLD_PID"
-wait "$HOLD_PID" 2>/dev/null
+if wanted nonuma; then
+	machine nonuma "sizes 2048" "nonuma" "release 6.12.0" "node 0 cpus 0-1 mem 8G free 7G"
+	sim overcommit 2048 10
+	coproc HOLD { exec "$SIMCTL" "$M" hold 2048 0 10; }
+	read -r held <&"${HOLD[0]}"
+	run --method=serial --cmdline "rd.hugepar.pages=2M:20"
+	expect_eq "nonuma: 20 asked, 20 persistent" "$(($(glob nr_hugepages) - $(glob surplus_hugepages)))" 20
+	expect_eq "nonuma: record" "$(field '"\(.nodes[0].sizes[0].achieved) \(.status)"')" "20 ok"
+	kill "$HOLD_PID"
+	wait "$HOLD_PID" 2>/dev/null
+fi
 
 # --- exact mode meets pages in use: they stay as surplus, and the record says so ---
-two inuse 6.12.0
-sim write 2048 0 50
-coproc HOLD { exec "$SIMCTL" "$M" use 2048 0 30; }
-read -r held <&"${HOLD[0]}"
-run --cmdline "rd.hugepar.pages=2M:10@0 rd.hugepar.mode=exact"
-expect_eq "in use: exit 64" "$RC" 64
-expect_eq "in use: partial, with the reason" \
-	"$(field "r['nodes'][0]['sizes'][0]['status'] + ': ' + r['nodes'][0]['sizes'][0]['reason']")" \
-	"partial: 20 pages in use stay as surplus until freed"
-expect_eq "in use: the pool is 10, 20 surplus" "$(pools) $(glob surplus_hugepages)" "10 0 20"
-kill "$HOLD_PID"
-wait "$HOLD_PID" 2>/dev/null
-expect_eq "in use: freed, the surplus goes" "$(sim show >/dev/null; glob surplus_hugepages) $(pools)" "0 10 0"
+if wanted inuse; then
+	two inuse 6.12.0
+	sim write 2048 0 50
+	coproc HOLD { exec "$SIMCTL" "$M" use 2048 0 30; }
+	read -r held <&"${HOLD[0]}"
+	run --cmdline "rd.hugepar.pages=2M:10@0 rd.hugepar.mode=exact"
+	expect_eq "inuse: exit 64" "$RC" 64
+	expect_eq "inuse: partial, with the reason" \
+		"$(field '.nodes[0].sizes[0] | .status + ": " + .reason')" \
+		"partial: 20 pages in use stay as surplus until freed"
+	expect_eq "inuse: the pool is 10, 20 surplus" "$(pools) $(glob surplus_hugepages)" "10 0 20"
+	kill "$HOLD_PID"
+	wait "$HOLD_PID" 2>/dev/null
+	expect_eq "inuse: freed, the surplus goes" "$(sim show >/dev/null; glob surplus_hugepages) $(pools)" "0 10 0"
+fi
 
 # --- gigantic pages, nodes without CPUs, many nodes -------------------------------
-two giant-61 6.1.0
-run --cmdline "rd.hugepar.pages=1G:2@0"
-expect_eq "1G on 6.1: serial, and why" "$(field "r['sizes'][1]['method'] + ': ' + r['sizes'][1]['method_note']")" \
-	"serial: 1G pages cannot be overcommitted before Linux 6.19"
-expect_eq "1G on 6.1: pages" "$(pools 1048576)" "2 0"
-expect_eq "1G on 6.1: status" "$(field "r['status']")" ok
-expect_eq "1G on 6.1, none short: no kernel route" "$(field "r['sizes'][1]['kernel_route']")" ""
+if wanted giant-6.1.0; then
+	two giant-6.1.0 6.1.0
+	run --cmdline "rd.hugepar.pages=1G:2@0"
+	expect_eq "giant-6.1.0: 1G serial, and why" "$(field '.sizes[1] | .method + ": " + .method_note')" \
+		"serial: 1G pages cannot be overcommitted before Linux 6.19"
+	expect_eq "giant-6.1.0: 1G pages" "$(pools 1048576)" "2 0"
+	expect_eq "giant-6.1.0: status" "$(field .status)" ok
+	expect_eq "giant-6.1.0: none short: no kernel route" "$(field '.sizes[1].kernel_route')" ""
+fi
 # 1G short at runtime (node 1 has no free 1G range: its per-node write is refused):
 # the record, hugepar status and the kernel log name the kernel's own route
-two giant-short 6.1.0
-HUGEPAR_FAULT="write-node:2=ENOMEM" run --cmdline "rd.hugepar.pages=1G:2@0,1G:1@1,2M:10"
-expect_eq "1G short: pools" "$(pools 1048576)" "2 0"
-expect_eq "1G short: the kernel's per-node route for the planned pools" \
-	"$(field "r['sizes'][1]['kernel_route'] + ' / ' + r['sizes'][0]['kernel_route']")" \
-	"hugepagesz=1G hugepages=0:2,1:1 / "
-"$HP" --sysroot "$M" --simulate status --record-dir "$REC" >"$M/status.txt" 2>&1
-check "1G short: hugepar status names the route" \
-	grep -qF "add 'hugepagesz=1G hugepages=0:2,1:1' to the kernel command line" "$M/status.txt"
-check "1G short: the kernel log names it" grep -qF "add 'hugepagesz=1G hugepages=0:2,1:1'" "$M.log"
+if wanted giant-short; then
+	two giant-short 6.1.0
+	HUGEPAR_FAULT="write-node:2=ENOMEM" run --cmdline "rd.hugepar.pages=1G:2@0,1G:1@1,2M:10"
+	expect_eq "giant-short: 1G pools" "$(pools 1048576)" "2 0"
+	expect_eq "giant-short: the kernel's per-node route for the planned pools" \
+		"$(field '.sizes[1].kernel_route + " / " + .sizes[0].kernel_route')" \
+		"hugepagesz=1G hugepages=0:2,1:1 / "
+	"$HP" --sysroot "$M" --simulate status --record-dir "$REC" >"$M/status.txt" 2>&1
+	check "giant-short: hugepar status names the route" \
+		grep -qF "add 'hugepagesz=1G hugepages=0:2,1:1' to the kernel command line" "$M/status.txt"
+	check "giant-short: the kernel log names it" grep -qF "add 'hugepagesz=1G hugepages=0:2,1:1'" "$M.log"
+fi
 # ... whole on a machine of many nodes (64 nodes: the route is over 300 characters)
-lines=("sizes 2048 1048576" "release 6.1.0")
-for n in $(seq 0 63); do lines+=("node $n cpus $n mem 2G free 2G"); done
-machine giant-short64 "${lines[@]}"
-HUGEPAR_FAULT="write-node=ENOMEM" run --cmdline "rd.hugepar.pages=1G:1"
-expect_eq "1G short on 64 nodes: the whole route" "$(field "r['sizes'][1]['kernel_route']")" \
-	"hugepagesz=1G hugepages=$(seq -s, -f '%g:1' 0 63)"
-check "1G short on 64 nodes: the kernel log gives the whole route" \
-	grep -qF "add 'hugepagesz=1G hugepages=$(seq -s, -f '%g:1' 0 63)' to the kernel command line" "$M.log"
+if wanted giant-short64; then
+	lines=("sizes 2048 1048576" "release 6.1.0")
+	for n in $(seq 0 63); do lines+=("node $n cpus $n mem 2G free 2G"); done
+	machine giant-short64 "${lines[@]}"
+	HUGEPAR_FAULT="write-node=ENOMEM" run --cmdline "rd.hugepar.pages=1G:1"
+	expect_eq "giant-short64: 1G short on 64 nodes: the whole route" "$(field '.sizes[1].kernel_route')" \
+		"hugepagesz=1G hugepages=$(seq -s, -f '%g:1' 0 63)"
+	check "giant-short64: the kernel log gives the whole route" \
+		grep -qF "add 'hugepagesz=1G hugepages=$(seq -s, -f '%g:1' 0 63)' to the kernel command line" "$M.log"
+fi
 # ... and with node ids of four digits, a route too long for one kernel log line
-lines=("sizes 2048 1048576" "release 6.1.0")
-for n in $(seq 960 1023); do lines+=("node $n cpus $((n - 960)) mem 2G free 2G"); done
-machine giant-short-ids "${lines[@]}"
-HUGEPAR_FAULT="write-node=ENOMEM" run --cmdline "rd.hugepar.pages=1G:1"
-expect_eq "1G short, long ids: the whole route in the record" "$(field "r['sizes'][1]['kernel_route']")" \
-	"hugepagesz=1G hugepages=$(seq -s, -f '%g:1' 960 1023)"
-check "1G short, long ids: the kernel log names the record's route rather than cut it" \
-	grep -qF "the record's kernel_route has the parameters (hugepar status)" "$M.log"
-two giant-619 6.19.0
-run --method=parallel --cmdline "rd.hugepar.pages=1G:2@0"
-expect_eq "1G on 6.19: parallel" "$(field "r['sizes'][1]['method']")" parallel
-expect_eq "1G on 6.19: pages" "$(pools 1048576)" "2 0"
-OC=0 settled "1G on 6.19"
+if wanted giant-short-ids; then
+	lines=("sizes 2048 1048576" "release 6.1.0")
+	for n in $(seq 960 1023); do lines+=("node $n cpus $((n - 960)) mem 2G free 2G"); done
+	machine giant-short-ids "${lines[@]}"
+	HUGEPAR_FAULT="write-node=ENOMEM" run --cmdline "rd.hugepar.pages=1G:1"
+	expect_eq "giant-short-ids: 1G short, long ids: the whole route in the record" \
+		"$(field '.sizes[1].kernel_route')" "hugepagesz=1G hugepages=$(seq -s, -f '%g:1' 960 1023)"
+	check "giant-short-ids: the kernel log names the record's route rather than cut it" \
+		grep -qF "the record's kernel_route has the parameters (hugepar status)" "$M.log"
+fi
+if wanted giant-6.19.0; then
+	two giant-6.19.0 6.19.0
+	run --method=parallel --cmdline "rd.hugepar.pages=1G:2@0"
+	expect_eq "giant-6.19.0: 1G parallel" "$(field '.sizes[1].method')" parallel
+	expect_eq "giant-6.19.0: 1G pages" "$(pools 1048576)" "2 0"
+	OC=0 settled giant-6.19.0
+fi
 # auto: gigantic pages go to workers without a probe where two workers or more can
 # take pages at once (the probe would keep them waiting for its page): on two nodes,
 # and on one node with two pages to go; one page on one node is probed
-two giant-619-auto 6.19.0
-run --cmdline "rd.hugepar.pages=1G:1"
-expect_eq "1G auto on two nodes: parallel, no probe" \
-	"$(field "(r['sizes'][1]['method'], r['sizes'][1]['method_note'], r['sizes'][1]['pages_by_workers'])")" \
-	"('parallel', 'auto: 1G pages, 2 workers at once: no probe', 2)"
-expect_eq "1G auto on two nodes: pages" "$(pools 1048576)" "1 1"
-OC=0 settled "1G auto on two nodes"
-two giant-619-auto2 6.19.0
-run --cmdline "rd.hugepar.pages=1G:2@1"
-expect_eq "1G auto, one node, two pages: parallel, no probe" \
-	"$(field "(r['sizes'][1]['method'], r['sizes'][1]['method_note'])")" \
-	"('parallel', 'auto: 1G pages, 2 workers at once: no probe')"
-expect_eq "1G auto, one node, two pages: pages" "$(pools 1048576)" "0 2"
-two giant-619-auto1 6.19.0
-run --cmdline "rd.hugepar.pages=1G:1@1"
-expect_eq "1G auto, one page: the probe decides" "$(field "r['sizes'][1]['method_note'][:13]")" "auto: serial "
-expect_eq "1G auto, one page: pages" "$(pools 1048576)" "0 1"
+if wanted giant-auto; then
+	two giant-auto 6.19.0
+	run --cmdline "rd.hugepar.pages=1G:1"
+	expect_eq "giant-auto: 1G on two nodes: parallel, no probe" \
+		"$(field '.sizes[1] | [.method, .method_note, .pages_by_workers]')" \
+		'["parallel","auto: 1G pages, 2 workers at once: no probe",2]'
+	expect_eq "giant-auto: 1G on two nodes: pages" "$(pools 1048576)" "1 1"
+	OC=0 settled "giant-auto: 1G on two nodes"
+fi
+if wanted giant-auto2; then
+	two giant-auto2 6.19.0
+	run --cmdline "rd.hugepar.pages=1G:2@1"
+	expect_eq "giant-auto2: 1G, one node, two pages: parallel, no probe" \
+		"$(field '.sizes[1] | [.method, .method_note]')" \
+		'["parallel","auto: 1G pages, 2 workers at once: no probe"]'
+	expect_eq "giant-auto2: 1G, one node, two pages: pages" "$(pools 1048576)" "0 2"
+fi
+if wanted giant-auto1; then
+	two giant-auto1 6.19.0
+	run --cmdline "rd.hugepar.pages=1G:1@1"
+	expect_eq "giant-auto1: 1G, one page: the probe decides" "$(field '.sizes[1].method_note[:13]')" "auto: serial "
+	expect_eq "giant-auto1: 1G, one page: pages" "$(pools 1048576)" "0 1"
+fi
 # 2M and 1G pages together. Before 6.19 (1G by per-node writes, one node after the
 # other) the 1G work goes first and the 2M work after it: 2M pages taken beside it
 # used the free 1 GiB ranges of the nodes not yet written (6.12 in QEMU, bench/
-# mixed.sh). From 6.19 on (1G by workers) both are in flight at once.
+# mixed.sh). From 6.19 on (1G by workers) both are in flight at once. Told by the
+# order of what the run did, never by how long it took: the seam's trace of each
+# phase and its process (doc/simulator.md), and a run stopped where the 2M work
+# begins, which shows what was done before.
+# coordinators LOG: the processes other than the main one that trace phases (the
+# sizes' coordinators), and whether each began before every other one ended, in the
+# order of the trace's lines: "N together", "N apart", or "0 -"
+coordinators() {
+	awk '$1 == "hugepar-trace" {
+		if ($2 == "start") main = $4
+		else if ($4 != main) { if (!($4 in first)) { first[$4] = NR; n++ } last[$4] = NR }
+	}
+	END {
+		how = n ? "together" : "-"
+		for (a in first) for (b in first) if (a != b && first[a] > last[b]) how = "apart"
+		print n + 0, how
+	}' "$1"
+}
 for rel in 6.12.0 6.19.0; do
-	two "both-$rel" $rel "sim rate 2048 1:500" "sim rate 1048576 1:4"
-	run --cmdline "rd.hugepar.pages=2M:200,1G:1"
+	c=both-$rel
+	wanted $c || continue
+	two $c $rel "sim rate 2048 1:500" "sim rate 1048576 1:4"
+	HUGEPAR_FAULT=trace run --cmdline "rd.hugepar.pages=2M:200,1G:1"
 	case $rel in
-	6.12.0) how="('parallel', 'serial')" when="2M after 1G" cmp=">=" ;;
-	*) how="('parallel', 'parallel')" when="at once" cmp="+ 100 <" ;;
+	6.12.0) how="parallel serial" coord="0 -" ;;
+	*) how="parallel parallel" coord="2 together" ;;
 	esac
-	expect_eq "2M and 1G on $rel: pools, methods" \
-		"$(pools) $(pools 1048576) $(field "(r['sizes'][0]['method'], r['sizes'][1]['method'])")" \
+	expect_eq "$c: 2M and 1G: pools, methods" \
+		"$(pools) $(pools 1048576) $(field '"\(.sizes[0].method) \(.sizes[1].method)"')" \
 		"200 200 1 1 $how"
-	check "2M and 1G on $rel: $when (the run $(field "r['duration_ms']") ms, the sizes $(field "r['sizes'][0]['ms']") + $(field "r['sizes'][1]['ms']"))" \
-		test "$(field "r['duration_ms'] $cmp r['sizes'][0]['ms'] + r['sizes'][1]['ms']")" = True
-	OC=0 settled "2M and 1G on $rel"
+	expect_eq "$c: coordinators, each begun before the other ended (the trace)" \
+		"$(coordinators "$M.log")" "$coord"
+	OC=0 settled "$c: 2M and 1G"
+	if [ $rel = 6.12.0 ]; then
+		# the main process stopped at the 2M work's first phase (the probe; raise
+		# without one): the 1G pages are all there, no 2M page yet
+		two $c-stopped $rel "sim rate 2048 1:500" "sim rate 1048576 1:4"
+		HUGEPAR_FAULT="probe=kill,raise=kill" run --cmdline "rd.hugepar.pages=2M:200,1G:1"
+		expect_eq "$c: at the 2M work's start: killed, 1G pools / 2M pools" \
+			"$RC $(pools 1048576) / $(pools)" "137 1 1 / 0 0"
+	fi
 done
 # the seeds' 1G machine (test/machines/sim-12tb-1g.desc: 8 nodes, 1472 1G pages a
-# node, a page's cost derived from the kernel's 77 s, 8 times faster than simulated):
-# every node in parallel, in under 1.5 s here (the model's bound is 0.64 s: 1472 pages
-# at 288 a second, over 8; serial would take 9.6 s)
-M=$FX/sim-12tb-1g
-"$TOP/test/mkfixture.sh" "$TOP/test/machines/sim-12tb-1g.desc" "$M"
-run --cmdline "rd.hugepar.pages=1G:1472"
-expect_eq "seeds' 1G machine: every node's pages" "$(pools 1048576)" "$(printf '1472 %.0s' $(seq 8) | sed 's/ $//')"
-expect_eq "seeds' 1G machine: parallel, status" \
-	"$(field "(r['status'], r['sizes'][1]['method'], r['sizes'][1]['pages_by_workers'])")" "('ok', 'parallel', 11776)"
-check "seeds' 1G machine: $(field "r['sizes'][1]['ms']") ms, between the model's 640 and 1500" \
-	test "$(field "640 <= r['sizes'][1]['ms'] < 1500")" = True
-OC=0 settled "seeds' 1G machine"
+# node, a page's cost derived from the kernel's 77 s, 8 times faster than
+# simulated): every node in parallel (how fast: bench/sim1g.sh)
+if wanted seeds-1g; then
+	M=$FX/seeds-1g
+	"$TOP/test/mkfixture.sh" "$TOP/test/machines/sim-12tb-1g.desc" "$M"
+	run --cmdline "rd.hugepar.pages=1G:1472"
+	expect_eq "seeds-1g: every node's pages" "$(pools 1048576)" "$(printf '1472 %.0s' $(seq 8) | sed 's/ $//')"
+	expect_eq "seeds-1g: status, parallel, by workers" \
+		"$(field '[.status, .sizes[1].method, .sizes[1].pages_by_workers]')" '["ok","parallel",11776]'
+	OC=0 settled seeds-1g
+fi
 
-machine cpuless "sizes 2048" "release 6.12.0" "node 0 cpus 0-3 mem 8G free 7G" "node 1 cpus - mem 8G free 7G"
-run --method=parallel --cmdline "rd.hugepar.pages=2M:40"
-expect_eq "cpuless: pools" "$(pools)" "40 40"
-expect_eq "cpuless: no workers there, topped up" \
-	"$(field "(r['nodes'][1]['workers'], r['sizes'][0]['topped_up'])")" "(0, 40)"
-settled cpuless
+if wanted cpuless; then
+	machine cpuless "sizes 2048" "release 6.12.0" "node 0 cpus 0-3 mem 8G free 7G" "node 1 cpus - mem 8G free 7G"
+	run --method=parallel --cmdline "rd.hugepar.pages=2M:40"
+	expect_eq "cpuless: pools" "$(pools)" "40 40"
+	expect_eq "cpuless: no workers there, topped up" \
+		"$(field '[.nodes[1].workers, .sizes[0].topped_up]')" "[0,40]"
+	settled cpuless
+fi
 
-lines=("sizes 2048" "release 6.12.0")
-for n in $(seq 0 31); do lines+=("node $n cpus $((n * 2))-$((n * 2 + 1)) mem 2G free 2G"); done
-machine n32 "${lines[@]}"
-run --method=parallel --cmdline "rd.hugepar.pages=2M:10"
-expect_eq "32 nodes: every pool" "$(pools)" "$(printf '10 %.0s' $(seq 32) | sed 's/ $//')"
-expect_eq "32 nodes: workers" "$(field "r['sizes'][0]['workers']")" 32
-settled "32 nodes"
+if wanted n32; then
+	lines=("sizes 2048" "release 6.12.0")
+	for n in $(seq 0 31); do lines+=("node $n cpus $((n * 2))-$((n * 2 + 1)) mem 2G free 2G"); done
+	machine n32 "${lines[@]}"
+	run --method=parallel --cmdline "rd.hugepar.pages=2M:10"
+	expect_eq "n32: 32 nodes: every pool" "$(pools)" "$(printf '10 %.0s' $(seq 32) | sed 's/ $//')"
+	expect_eq "n32: 32 nodes: workers" "$(field '.sizes[0].workers')" 32
+	settled "n32: 32 nodes"
+fi
 
 # --- faults at every phase: the deadline, SIGTERM, SIGKILL of the main process -----
 ASK="rd.hugepar.pages=2M:200 rd.hugepar.threads=2"
@@ -358,99 +450,120 @@ for phase in probe raise spawn collect commit restore release reconcile; do
 	how=--method=parallel ask=$ASK
 	# only auto probes, and not a worker on each of two nodes
 	[ $phase = probe ] && how=--method=auto ask="rd.hugepar.pages=2M:200 rd.hugepar.threads=4"
-	two "late-$phase" 6.12.0
-	HUGEPAR_FAULT="$phase=delay:400" run $how --cmdline "$ask rd.hugepar.timeout=0.3"
-	settled "deadline at $phase"
-	row "deadline passes at $phase"
-	two "term-$phase" 6.12.0
-	HUGEPAR_FAULT="$phase=term" run $how --cmdline "$ask"
-	case $phase in
-	restore | release | reconcile) ;; # the work is done by then
-	*) expect_eq "SIGTERM at $phase: interrupted" "$(field "r['interrupted']")" True ;;
-	esac
-	settled "SIGTERM at $phase"
-	row "SIGTERM at $phase"
-	two "kill-$phase" 6.12.0
-	HUGEPAR_FAULT="$phase=kill" run $how --cmdline "$ask"
-	expect_eq "SIGKILL at $phase: killed" "$RC" 137
-	sim show >/dev/null
-	left=("$(glob nr_overcommit_hugepages)" "$(glob surplus_hugepages)" "$(pools)")
-	"$HP" --sysroot "$M" --simulate recover >"$M.recover" 2>&1
-	expect_eq "SIGKILL at $phase: recover" "$?" 0
-	LEFT_OC=${left[0]} LEFT_SURPLUS=${left[1]} LEFT_POOLS=${left[2]} \
-		row "SIGKILL of the main process at $phase" \
-		"recover: overcommit $(glob nr_overcommit_hugepages), surplus $(glob surplus_hugepages)"
-	REC=/nonexistent settled "SIGKILL at $phase, then recover"
+	if wanted deadline-$phase; then
+		two deadline-$phase 6.12.0
+		HUGEPAR_FAULT="$phase=delay:400" run $how --cmdline "$ask rd.hugepar.timeout=0.3"
+		settled "deadline-$phase: the deadline passes"
+		row "deadline passes at $phase"
+	fi
+	if wanted term-$phase; then
+		two term-$phase 6.12.0
+		HUGEPAR_FAULT="$phase=term" run $how --cmdline "$ask"
+		case $phase in
+		restore | release | reconcile) ;; # the work is done by then
+		*) expect_eq "term-$phase: SIGTERM: interrupted" "$(field .interrupted)" true ;;
+		esac
+		settled "term-$phase: SIGTERM"
+		row "SIGTERM at $phase"
+	fi
+	if wanted kill-$phase; then
+		two kill-$phase 6.12.0
+		HUGEPAR_FAULT="$phase=kill" run $how --cmdline "$ask"
+		expect_eq "kill-$phase: SIGKILL: killed" "$RC" 137
+		sim show >/dev/null
+		left=("$(glob nr_overcommit_hugepages)" "$(glob surplus_hugepages)" "$(pools)")
+		"$HP" --sysroot "$M" --simulate recover >"$M.recover" 2>&1
+		expect_eq "kill-$phase: SIGKILL: recover" "$?" 0
+		LEFT_OC=${left[0]} LEFT_SURPLUS=${left[1]} LEFT_POOLS=${left[2]} \
+			row "SIGKILL of the main process at $phase" \
+			"recover: overcommit $(glob nr_overcommit_hugepages), surplus $(glob surplus_hugepages)"
+		REC=/nonexistent settled "kill-$phase: SIGKILL, then recover"
+	fi
 done
 # the next apply does the same, and its record says so
-two kill-next 6.12.0
-HUGEPAR_FAULT="collect=kill" run --method=parallel --cmdline "$ASK"
-expect_eq "killed: overcommit left raised" "$(glob nr_overcommit_hugepages)" 400
-run --method=parallel --cmdline "$ASK"
-expect_eq "next run: recovered" "$(field "[(x['size'], x['overcommit_found'], x['overcommit_put_back'], x['ok']) for x in r['recovered']]")" \
-	"[('2M', 400, 0, True)]"
-expect_eq "next run: pools" "$(pools)" "200 200"
-settled "next run"
+if wanted kill-next; then
+	two kill-next 6.12.0
+	HUGEPAR_FAULT="collect=kill" run --method=parallel --cmdline "$ASK"
+	expect_eq "kill-next: killed: overcommit left raised" "$(glob nr_overcommit_hugepages)" 400
+	run --method=parallel --cmdline "$ASK"
+	expect_eq "kill-next: next run: recovered (size, found, put back, ok)" \
+		"$(field '[.recovered[] | [.size, .overcommit_found, .overcommit_put_back, .ok]]')" \
+		'[["2M",400,0,true]]'
+	expect_eq "kill-next: next run: pools" "$(pools)" "200 200"
+	settled "kill-next: next run"
+fi
 
 # --- a worker killed; a coordinator killed --------------------------------------
-two worker-killed 6.12.0
-HUGEPAR_FAULT="reserve:2=kill" run --method=parallel --cmdline "$ASK"
-expect_eq "worker killed: pools topped up" "$(pools)" "200 200"
-check "worker killed: topped up" test "$(field "r['sizes'][0]['topped_up']")" -gt 0
-settled "worker killed"
-row "every worker killed"
+if wanted worker-killed; then
+	two worker-killed 6.12.0
+	HUGEPAR_FAULT="reserve:2=kill" run --method=parallel --cmdline "$ASK"
+	expect_eq "worker-killed: pools topped up" "$(pools)" "200 200"
+	check "worker-killed: topped up" test "$(field '.sizes[0].topped_up')" -gt 0
+	settled worker-killed
+	row "every worker killed"
+fi
 
 # (two sizes at once: 2M grows while 1G shrinks in exact mode; a 1G size that grows
 # would go first, alone, in the main process)
-two coord-killed 6.1.0
-sim write 1048576 0 2
-HUGEPAR_FAULT="commit=kill" run --method=parallel --cmdline "rd.hugepar.pages=2M:50,1G:1@0 rd.hugepar.mode=exact"
-expect_eq "coordinator killed: 1G done, 2M not" "$(pools 1048576) / $(pools)" "1 0 / 0 0"
-expect_eq "coordinator killed: the reason" "$(field "r['nodes'][0]['sizes'][0]['reason']")" \
-	"0 of 50: its coordinator was killed by SIGKILL"
-expect_eq "coordinator killed: overcommit put back" "$(field "r['sizes'][0]['error']")" \
-	"its coordinator was killed by SIGKILL; nr_overcommit_hugepages put back to 0 afterwards"
-settled "coordinator killed"
-row "the 2M coordinator killed"
+if wanted coord-killed; then
+	two coord-killed 6.1.0
+	sim write 1048576 0 2
+	HUGEPAR_FAULT="commit=kill" run --method=parallel --cmdline "rd.hugepar.pages=2M:50,1G:1@0 rd.hugepar.mode=exact"
+	expect_eq "coord-killed: 1G done, 2M not" "$(pools 1048576) / $(pools)" "1 0 / 0 0"
+	expect_eq "coord-killed: the reason" "$(field '.nodes[0].sizes[0].reason')" \
+		"0 of 50: its coordinator was killed by SIGKILL"
+	expect_eq "coord-killed: overcommit put back" "$(field '.sizes[0].error')" \
+		"its coordinator was killed by SIGKILL; nr_overcommit_hugepages put back to 0 afterwards"
+	settled coord-killed
+	row "the 2M coordinator killed"
+fi
 
 # --- nr_overcommit_hugepages cannot be put back ------------------------------------
-two restore-fails 6.12.0
-HUGEPAR_FAULT="overcommit:2=EIO,overcommit:3=EIO" run --method=parallel --cmdline "$ASK"
-expect_eq "restore fails: exit 1, failed" "$RC $(field "r['status']")" "1 failed"
-expect_eq "restore fails: says so" "$(field "r['error']")" \
-	"could not put nr_overcommit_hugepages back to 0: I/O error"
-expect_eq "restore fails: left raised, note kept" \
-	"$(glob nr_overcommit_hugepages) $(notes)" "400 1"
-"$HP" --sysroot "$M" --simulate recover >/dev/null 2>&1
-LEFT_OC=400 row "nr_overcommit_hugepages cannot be put back" "recover: overcommit $(glob nr_overcommit_hugepages)"
-expect_eq "restore fails: recover puts it back" "$(glob nr_overcommit_hugepages)" 0
-two restore-retry 6.12.0
-HUGEPAR_FAULT="overcommit:2=EIO" run --method=parallel --cmdline "$ASK"
-expect_eq "restore fails once: ok after a second try" "$RC $(field "r['sizes'][0]['error']")" \
-	"0 could not put nr_overcommit_hugepages back to 0: I/O error; nr_overcommit_hugepages put back to 0 afterwards"
-settled "restore fails once"
+if wanted restore-fails; then
+	two restore-fails 6.12.0
+	HUGEPAR_FAULT="overcommit:2=EIO,overcommit:3=EIO" run --method=parallel --cmdline "$ASK"
+	expect_eq "restore-fails: exit 1, failed" "$RC $(field .status)" "1 failed"
+	expect_eq "restore-fails: says so" "$(field .error)" \
+		"could not put nr_overcommit_hugepages back to 0: I/O error"
+	expect_eq "restore-fails: left raised, note kept" \
+		"$(glob nr_overcommit_hugepages) $(notes)" "400 1"
+	"$HP" --sysroot "$M" --simulate recover >/dev/null 2>&1
+	LEFT_OC=400 row "nr_overcommit_hugepages cannot be put back" "recover: overcommit $(glob nr_overcommit_hugepages)"
+	expect_eq "restore-fails: recover puts it back" "$(glob nr_overcommit_hugepages)" 0
+fi
+if wanted restore-retry; then
+	two restore-retry 6.12.0
+	HUGEPAR_FAULT="overcommit:2=EIO" run --method=parallel --cmdline "$ASK"
+	expect_eq "restore-retry: fails once, ok after a second try" "$RC $(field '.sizes[0].error')" \
+		"0 could not put nr_overcommit_hugepages back to 0: I/O error; nr_overcommit_hugepages put back to 0 afterwards"
+	settled restore-retry
+fi
 
-# --- two runs at once -------------------------------------------------------------
-two concurrent 6.12.0
-REC=$M/rec-a
-HUGEPAR_FAULT="reserve=delay:100" "$HP" --sysroot "$M" --simulate apply --config /dev/null \
-	--record-dir "$M/rec-a" --method=parallel --cmdline "$ASK" >/dev/null 2>&1 &
-a=$!
-sleep 0.1
-run --method=parallel --cmdline "rd.hugepar.pages=2M:250"
-wait $a
-expect_eq "concurrent: the first ran" "$?" 0
-expect_eq "concurrent: the second waited and ran" "$RC $(pools)" "0 250 250"
-settled "concurrent"
-HUGEPAR_FAULT="reserve=delay:300" "$HP" --sysroot "$M" --simulate apply --config /dev/null \
-	--record-dir "$M/rec-a" --method=parallel --cmdline "rd.hugepar.pages=2M:300" >/dev/null 2>&1 &
-a=$!
-sleep 0.1
-run --method=parallel --cmdline "rd.hugepar.pages=2M:400 rd.hugepar.timeout=0.1"
-expect_eq "busy: exit 75" "$RC" 75
-expect_eq "busy: the record says why" "$(field "r['status'] + ': ' + r['error']")" \
-	"failed: another hugepar apply held the lock until the deadline"
-wait $a
-REC=$M/rec-a RC=0 settled "busy"
+# --- two runs at once: the second starts once the first holds the lock -----------
+if wanted concurrent; then
+	two concurrent 6.12.0
+	FAULT=reserve=delay:100 start "$M.first" --record-dir "$M/rec-a" --method=parallel --cmdline "$ASK"
+	a=$!
+	run --method=parallel --cmdline "rd.hugepar.pages=2M:250"
+	wait $a
+	expect_eq "concurrent: the first ran" "$?" 0
+	expect_eq "concurrent: the second waited and ran" "$RC $(pools)" "0 250 250"
+	settled concurrent
+fi
+# ... and gives up at its deadline while the first holds it; the first, stopped by
+# SIGTERM only once the second has given up, leaves things as they were
+if wanted busy; then
+	two busy 6.12.0
+	FAULT=reserve:1=delay:60000 start "$M.first" --record-dir "$M/rec-a" --method=parallel \
+		--cmdline "rd.hugepar.pages=2M:300"
+	a=$!
+	run --method=parallel --cmdline "rd.hugepar.pages=2M:400 rd.hugepar.timeout=0.1"
+	expect_eq "busy: exit 75" "$RC" 75
+	expect_eq "busy: the record says why" "$(field '.status + ": " + .error')" \
+		"failed: another hugepar apply held the lock until the deadline"
+	kill -TERM $a
+	wait $a
+	REC=$M/rec-a RC=$? settled "busy: the first"
+fi
 
 echo "engine: $(summary_line)"
