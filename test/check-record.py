@@ -1,6 +1,12 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Check a hugepar record against the field table of doc/record.md."""
+"""Check a hugepar record against the field table of doc/record.md.
+
+check-record.py DOC RECORD       every field documented, of its type, none missing
+check-record.py --get PATH FILE  the values at PATH (the table's notation: [] every
+                                 element, [N] one), as JSON, on one line: integers
+                                 exactly (jq 1.6 rounds those above 2^53)
+"""
 import json
 import re
 import sys
@@ -36,7 +42,22 @@ def walk(value, path, seen):
             walk(v, f"{path}[]", seen)
 
 
+def get(path, record):
+    values = [json.load(open(record))]
+    for part in re.findall(r"[a-z_]+|\[[0-9]*\]", path):
+        if part == "[]":
+            values = [x for v in values for x in v]
+        elif part.startswith("["):
+            values = [v[int(part[1:-1])] for v in values]
+        else:
+            values = [v[part] for v in values]
+    print(" ".join(json.dumps(v) for v in values))
+    return 0
+
+
 def main():
+    if sys.argv[1] == "--get":
+        return get(sys.argv[2], sys.argv[3])
     doc, record = sys.argv[1], sys.argv[2]
     fields = load_table(doc)
     rec = json.load(open(record))
