@@ -2,6 +2,7 @@
 /* restore.c - the run lock, and the restore notes that undo a killed run's raise. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -113,22 +114,62 @@ int restore_note_remove(uint64_t kb)
 	return unlink(p) && errno != ENOENT ? -errno : 0;
 }
 
-static int read_note(const char *file, struct restore_fix *f)
+/* "KEY N\n" at *p, advancing past it. */
+static int note_field(const char **p, const char *key, uint64_t *v)
 {
-	char buf[256], *p;
-	unsigned long long before, raised;
-	long pid;
-	int rc = path_read(buf, sizeof(buf), "%s", file);
+	size_t n = strlen(key);
+	int rc;
 
+	if (strncmp(*p, key, n) || (*p)[n] != ' ')
+		return -EINVAL;
+	*p += n + 1;
+	rc = parse_u64_at(p, v);
 	if (rc)
 		return rc;
-	p = buf;
-	if (sscanf(p, "before %llu\nraised %llu\npid %ld", &before, &raised, &pid) != 3)
+	if (**p != '\n')
 		return -EINVAL;
+	(*p)++;
+	return 0;
+}
+
+/* A note is read as restore_note_write() writes it, and nothing else: a value out of
+ * range must not be put back as the largest one (sscanf's %llu would). */
+static int read_note(const char *file, struct restore_fix *f)
+{
+	char buf[256];
+	const char *p = buf;
+	uint64_t before, raised, pid;
+	int rc = path_read(buf, sizeof(buf), "%s", file);
+
+	if (!rc)
+		rc = note_field(&p, "before", &before);
+	if (!rc)
+		rc = note_field(&p, "raised", &raised);
+	if (!rc)
+		rc = note_field(&p, "pid", &pid);
+	if (!rc && (*p || pid == 0))
+		rc = -EINVAL;
+	if (!rc && pid > INT_MAX)
+		rc = -ERANGE;
+	if (rc)
+		return rc;
 	f->before = before;
 	f->raised = raised;
-	f->pid = pid;
+	f->pid = (long)pid;
 	return 0;
+}
+
+/* The size of a note's name, only as note_path() writes it: another name (a temp
+ * file, a leading zero or sign) is not a note, and would never be removed. */
+static bool note_name(const char *name, uint64_t *kb)
+{
+	const char *p = name + 8;
+	char canon[64];
+
+	if (strncmp(name, "restore-", 8) || parse_u64_at(&p, kb) || strcmp(p, "kB"))
+		return false;
+	snprintf(canon, sizeof(canon), "restore-%llukB", (unsigned long long)*kb);
+	return strcmp(canon, name) == 0;
 }
 
 int restore_recover(struct restore_fix *fixes, unsigned max, unsigned *n)
@@ -143,11 +184,10 @@ int restore_recover(struct restore_fix *fixes, unsigned max, unsigned *n)
 		return rc == -ENOENT ? 0 : rc;
 	while (*n < max && (name = path_dir_next(&d))) {
 		struct restore_fix *f = &fixes[*n];
-		unsigned long long kb;
 		struct hp_global g;
-		char tail[8];
+		uint64_t kb;
 
-		if (sscanf(name, "restore-%llukB%7s", &kb, tail) != 1)
+		if (!note_name(name, &kb))
 			continue;
 		memset(f, 0, sizeof(*f));
 		f->kb = kb;

@@ -354,7 +354,42 @@ static void test_restore_note_garbage(void)
 	CHECK(hostile("fields out of order") == -EINVAL);
 	put(NOTE, "before 5\nraised 300\n");
 	CHECK(hostile("no pid") == -EINVAL);
+	put(NOTE, "before -5\nraised 300\npid 1\n");
+	CHECK(hostile("a sign") == -EINVAL);
+	put(NOTE, "before  5\nraised 300\npid 1\n");
+	CHECK(hostile("two spaces") == -EINVAL);
+	put(NOTE, "before 5\nraised 300\npid 1\nbefore 6\n");
+	CHECK(hostile("more after the pid") == -EINVAL);
+	put(NOTE, "before 5\nraised 300\npid 0\n");
+	CHECK(hostile("pid 0") == -EINVAL);
 	CHECK(exists(NOTE));
+	cleanup();
+}
+
+/* A value of 20 digits past 2^64 - 1 is out of range, not the largest value. */
+static void test_restore_note_overflow(void)
+{
+	hostile_fixture();
+	put(NOTE, "before 99999999999999999999\nraised 300\npid 1\n");
+	CHECK(hostile("before of 20 digits") == -ERANGE);
+	put(NOTE, "before 18446744073709551616\nraised 300\npid 1\n");
+	CHECK(hostile("before of 2^64") == -ERANGE);
+	put(NOTE, "before 5\nraised 300\npid 99999999999999999999\n");
+	CHECK(hostile("pid of 20 digits") == -ERANGE);
+	put(NOTE, "before 5\nraised 300\npid 2147483648\n");
+	CHECK(hostile("pid past pid_t") == -ERANGE);
+	CHECK(exists(NOTE));
+	/* the largest value is a value */
+	put(NOTE, "before 18446744073709551615\nraised 18446744073709551615\npid 1\n");
+	{
+		struct restore_fix fix[HUGETLB_MAX_SIZES];
+		unsigned n = 77;
+
+		CHECK(restore_recover(fix, HUGETLB_MAX_SIZES, &n) == 0 && n == 1);
+		CHECK(fix[0].rc == 0 && fix[0].before == UINT64_MAX &&
+		      fix[0].raised == UINT64_MAX && fix[0].changed_since);
+		CHECK(overcommit() == 300 && !exists(NOTE));
+	}
 	cleanup();
 }
 
@@ -370,6 +405,11 @@ static void test_restore_note_names(void)
 	put("/run/hugepar/restore-2048kBx", "before 5\nraised 300\npid 1\n");
 	put("/run/hugepar/restore-kB", "before 5\nraised 300\npid 1\n");
 	put("/run/hugepar/restored-2048kB", "before 5\nraised 300\npid 1\n");
+	/* names the note of 2048kB is not written as, so it would never be removed */
+	put("/run/hugepar/restore-02048kB", "before 5\nraised 300\npid 1\n");
+	put("/run/hugepar/restore-+2048kB", "before 5\nraised 300\npid 1\n");
+	put("/run/hugepar/restore- 2048kB", "before 5\nraised 300\npid 1\n");
+	put("/run/hugepar/restore--1kB", "before 5\nraised 300\npid 1\n");
 	CHECK(restore_recover(fix, HUGETLB_MAX_SIZES, &n) == 0 && n == 0);
 	CHECK(overcommit() == 300);
 	cleanup();
@@ -384,6 +424,7 @@ static const struct unit_test tests[] = {
     {"restore_changed_since", test_restore_changed_since},
     {"restore_note_empty", test_restore_note_empty},
     {"restore_note_garbage", test_restore_note_garbage},
+    {"restore_note_overflow", test_restore_note_overflow},
     {"restore_note_names", test_restore_note_names},
     {NULL, NULL}};
 
