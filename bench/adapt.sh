@@ -141,6 +141,10 @@ machine sim-lockbound    8       2 4 8 16
 machine sim-smallnodes   12      16 32 48
 machine sim-knee6        8       8 12 16 32
 machine sim-flat         -       2 4 8 16
+machine sim-8n-knee3     32      8 16 24 48
+machine sim-8n-knee6     -       32 48 64 96
+machine sim-16n-knee12   128     64 192 256 512
+machine sim-16n-flat     64      16 32 128 256
 if [ -n "$MISSED" ]; then
 	echo "adapt: auto missed on:$(printf ' %s' $MISSED | tr ' ' '\n' | sort -u | tr '\n' ' ')"
 else

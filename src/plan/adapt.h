@@ -5,7 +5,7 @@
  * doubled while that raises the rate by a meaningful margin and halved while fewer
  * workers do as well, the midpoints around the best count are tried, and the workers
  * beyond the best are retired: the knee, which differs from machine to machine
- * (doc/threads.md).
+ * (doc/threads.md). A measure that contradicts the others is taken once more first.
  */
 #ifndef HUGEPAR_ADAPT_H
 #define HUGEPAR_ADAPT_H
@@ -13,8 +13,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define ADAPT_GAIN	5 /* percent: a doubling must raise the node's rate this much */
-#define ADAPT_DROP	3 /* percent: a measure's noise; a rate this much lower is a fall */
+#define ADAPT_GAIN 5 /* percent: a doubling must raise the node's rate this much */
+#define ADAPT_DROP 3 /* percent: a measure's noise; a rate this much lower is a fall */
+/* percent: a measure this far from what the others say (two measures' noise) is taken
+ * again before anything is decided on it */
+#define ADAPT_DOUBT	(2 * ADAPT_DROP)
 #define ADAPT_MAX_RATES 16
 /* The start: a quarter of the ceiling as a power of two, within these (a node that
  * is best with one or two workers does not pay for eight while it is measured). */
@@ -62,6 +65,8 @@ struct adapt {
 	char how[64];		    /* how the search ended */
 	unsigned nrates;
 	struct adapt_rate rates[ADAPT_MAX_RATES];
+	uint32_t retaken; /* bit i: rates[i] was measured again (doubted, or confirmed) */
+	bool confirm;	  /* the measure under way confirms one: averaged with it */
 	char why[96];
 };
 

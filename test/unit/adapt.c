@@ -166,6 +166,10 @@ static int machine_curve(const char *path, struct curve *c, unsigned *cpus)
 static const struct {
 	const char *machine, *search;
 } machine_searches[] = {
+    {"sim-16n-flat", "4 8 16 2 1 -> 1"},
+    {"sim-16n-knee12", "4 8 16 32 12 14 10 -> 12"},
+    {"sim-8n-knee3", "4 8 2 6 3 -> 3"},
+    {"sim-8n-knee6", "4 8 16 6 7 5 -> 6"},
     {"sim-cascadelake", "4 8 16 32 64 96 48 -> 64"},
     {"sim-flat", "2 4 8 1 -> 1"},
     {"sim-growing", "4 8 16 -> 16"},
@@ -236,6 +240,62 @@ static void test_adapt_machines(void)
 	}
 	globfree(&g);
 	CHECK(seen == sizeof(machine_searches) / sizeof(machine_searches[0]));
+}
+
+/* adapt_run() where the first 'times' measures of count bad are off by factor (a
+ * measure taken while the host ran something else). */
+static const char *adapt_run_outlier(const struct curve *c, unsigned ceiling,
+				     unsigned bad, double factor, unsigned times,
+				     char *buf, size_t len)
+{
+	struct adapt a;
+	size_t off = 0;
+
+	adapt_init(&a, ceiling, false);
+	for (unsigned steps = 0; !a.settled && steps < 20; steps++) {
+		double rate = curve_at(c, a.k);
+
+		off +=
+		    (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "", a.k);
+		if (a.k == bad && times) {
+			rate *= factor;
+			times--;
+		}
+		adapt_step(&a, rate);
+	}
+	snprintf(buf + off, len - off, " -> %u", a.k);
+	return buf;
+}
+
+/* A measure far from what the others say is taken again before it decides anything;
+ * one that agrees is not, and a count is doubted once. */
+static void test_adapt_outlier(void)
+{
+	/* a two-socket node of 24 CPUs, best at 6 */
+	static const struct curve k6 = {
+	    7, {1, 2, 4, 6, 8, 12, 24}, {150, 290, 520, 640, 600, 520, 430}};
+	char buf[160];
+
+	CHECK(strcmp(adapt_run_outlier(&k6, 24, 0, 0, 0, buf, sizeof(buf)),
+		     "4 8 16 6 7 5 -> 6") == 0);
+	/* 6 measured a tenth of its rate, below both neighbours: taken again */
+	CHECK(strcmp(adapt_run_outlier(&k6, 24, 6, 0.1, 1, buf, sizeof(buf)),
+		     "4 8 16 6 6 7 5 -> 6") == 0);
+	/* 5 at a tenth, below both neighbours; then in the noise, it loses again */
+	CHECK(strcmp(adapt_run_outlier(&k6, 24, 5, 0.1, 1, buf, sizeof(buf)),
+		     "4 8 16 6 7 5 5 -> 6") == 0);
+	/* fewer workers each doing a fifth of what more each do (2 at 241 pages/s where
+	 * 4 gave 2350, seen on a simulated node): taken again; the flat curve's search
+	 * goes on to one worker as without the outlier */
+	CHECK(strcmp(adapt_run_outlier(&flat, 64, 2, 0.2, 1, buf, sizeof(buf)),
+		     "4 8 16 2 2 1 -> 1") == 0);
+	/* a fall that the others agree with is not doubted */
+	CHECK(strcmp(adapt_run_outlier(&lock, 16, 0, 0, 0, buf, sizeof(buf)),
+		     "4 8 2 1 3 -> 2") == 0);
+	/* measured low twice, it is believed: the second measure decides, and 6 is
+	 * not measured a third time; the other side, 12, is tried before 8 is kept */
+	CHECK(strcmp(adapt_run_outlier(&k6, 24, 6, 0.1, 2, buf, sizeof(buf)),
+		     "4 8 16 6 6 12 -> 8") == 0);
 }
 
 /* With one writer's rate from the probe. */
@@ -322,12 +382,9 @@ static void test_adapt_edges(void)
 }
 
 static const struct unit_test tests[] = {
-    {"adapt_search", test_adapt_search},
-    {"adapt_one", test_adapt_one},
-    {"adapt_small", test_adapt_small},
-    {"adapt_words", test_adapt_words},
-    {"adapt_edges", test_adapt_edges},
-    {"adapt_machines", test_adapt_machines},
-    {NULL, NULL},
+    {"adapt_search", test_adapt_search},   {"adapt_one", test_adapt_one},
+    {"adapt_small", test_adapt_small},	   {"adapt_words", test_adapt_words},
+    {"adapt_edges", test_adapt_edges},	   {"adapt_machines", test_adapt_machines},
+    {"adapt_outlier", test_adapt_outlier}, {NULL, NULL},
 };
 UNIT_MODULE(adapt, tests)
