@@ -2,39 +2,43 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The tree's own checks: the shell (make syncheck), the interpreter the tests call,
 # the length of the C files and functions, make install and uninstall into a staging
-# directory.
+# directory. Four cases: syncheck, interpreter, length, install.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
-check "make syncheck" make --no-print-directory -s syncheck
+wanted syncheck && check "syncheck: make syncheck" make --no-print-directory -s syncheck
 # Debian's python3-* modules are served to /usr/bin/python3 only: the first
 # python3 on PATH may be another interpreter that does not see them.
-expect_eq "the tests and benchmarks call /usr/bin/python3" \
+wanted interpreter && expect_eq "interpreter: the tests and benchmarks call /usr/bin/python3" \
 	"$(grep -nE '(^|[^/[:alnum:]_-])python3([[:space:]]|$)' test/*.sh bench/*.sh | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')" ""
 # Files of at most 500 lines and functions of at most 70 (from the line that names
 # the function to its closing brace), the binary's and the tests' alike.
-c_files=(lib/*.[ch] src/*.[ch] src/*/*.[ch] test/sim/*.[ch] test/unit/*.[ch] test/*.c)
-expect_eq "no C file over 500 lines" "$(wc -l "${c_files[@]}" | awk '$2 != "total" && $1 > 500 {print $2 " (" $1 ")"}')" ""
-expect_eq "no function over 70 lines" "$(awk '
-	FNR == 1 { named = 0 }
-	/^[a-zA-Z].*\(/ && !/;[[:space:]]*$/ { named = FNR; name = $0 }
-	/^\{/ && named { start = named }
-	/^\}/ && start { if (FNR - start + 1 > 70) printf "%s:%d (%d lines) ", FILENAME, start, FNR - start + 1; start = 0 }
-' "${c_files[@]}")" ""
-rm -rf "$OUT/install"
-if make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
-	for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \
-		usr/share/man/man5/hugepar.conf.5 usr/share/man/man7/dracut-hugepar.7 \
-		usr/share/man/man7/hugepar-initramfs-tools.7 usr/share/initramfs-tools/hooks/hugepar \
-		usr/share/initramfs-tools/scripts/init-premount/hugepar usr/share/doc/hugepar/record.md \
-		"$(pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)/90hugepar/module-setup.sh"; do
-		check "make install: $f" test -e "$OUT/install/${f#/}"
-	done
-	check "binary is static" sh -c "file -L hugepar | grep -q 'statically linked'"
-	make --no-print-directory -s uninstall DESTDIR="$OUT/install" PREFIX=/usr >>"$OUT/install.log" 2>&1
-	expect_eq "make uninstall: only the settings are left" \
-		"$(cd "$OUT/install" && find . -type f | sort)" "./etc/hugepar.conf"
-else
-	fail "make install DESTDIR (see $OUT/install.log)"
+if wanted length; then
+	c_files=(lib/*.[ch] src/*.[ch] src/*/*.[ch] test/sim/*.[ch] test/unit/*.[ch] test/*.c)
+	expect_eq "length: no C file over 500 lines" "$(wc -l "${c_files[@]}" | awk '$2 != "total" && $1 > 500 {print $2 " (" $1 ")"}')" ""
+	expect_eq "length: no function over 70 lines" "$(awk '
+		FNR == 1 { named = 0 }
+		/^[a-zA-Z].*\(/ && !/;[[:space:]]*$/ { named = FNR; name = $0 }
+		/^\{/ && named { start = named }
+		/^\}/ && start { if (FNR - start + 1 > 70) printf "%s:%d (%d lines) ", FILENAME, start, FNR - start + 1; start = 0 }
+	' "${c_files[@]}")" ""
+fi
+if wanted install; then
+	rm -rf "$OUT/install"
+	if make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
+		for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \
+			usr/share/man/man5/hugepar.conf.5 usr/share/man/man7/dracut-hugepar.7 \
+			usr/share/man/man7/hugepar-initramfs-tools.7 usr/share/initramfs-tools/hooks/hugepar \
+			usr/share/initramfs-tools/scripts/init-premount/hugepar usr/share/doc/hugepar/record.md \
+			"$(pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)/90hugepar/module-setup.sh"; do
+			check "install: make install: $f" test -e "$OUT/install/${f#/}"
+		done
+		check "install: binary is static" sh -c "file -L hugepar | grep -q 'statically linked'"
+		make --no-print-directory -s uninstall DESTDIR="$OUT/install" PREFIX=/usr >>"$OUT/install.log" 2>&1
+		expect_eq "install: make uninstall: only the settings are left" \
+			"$(cd "$OUT/install" && find . -type f | sort)" "./etc/hugepar.conf"
+	else
+		fail "install: make install DESTDIR (see $OUT/install.log)"
+	fi
 fi
 echo "tree: $(summary_line)"
