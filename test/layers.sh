@@ -16,6 +16,9 @@ LAYERS=(
 	"front: src"
 )
 
+# one case, "layers": the includes of every file
+wanted layers || { echo "layers: $(summary_line)"; exit 0; }
+
 declare -A LAYER DIR_OF
 files=()
 for i in "${!LAYERS[@]}"; do
