@@ -2,21 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Live tests: reserve real huge pages on this machine with the test build of hugepar
 # (fault-injection seam), check pools, overcommit, surplus and the record. Every pool
-# is put back as it was, pass or fail.
+# is put back as it was, pass or fail. Each numbered case starts from an empty 2M
+# pool; TESTS=live:CASE runs only its work.
 . "$(dirname "$0")/lib.sh"
 
 HP=$TOP/hugepar-test
 H=/sys/kernel/mm/hugepages
 S2=$H/hugepages-2048kB
 
-if [ "$(id -u)" != 0 ] || [ ! -w "$S2/nr_hugepages" ]; then
-	skip "live tests: need root and a writable $S2 (2M huge pages)"
+# TESTS=list (HUGEPAR_LIST) names the cases, and needs none of this
+if [ -z "${HUGEPAR_LIST:-}" ] && { [ "$(id -u)" != 0 ] || [ ! -w "$S2/nr_hugepages" ]; }; then
+	skip "live: need root and a writable $S2 (2M huge pages)"
 	echo "live: $(summary_line)"
 	exit 0
 fi
 
 declare -A SAVED_NR SAVED_OC
 for d in "$H"/hugepages-*; do
+	[ -n "${HUGEPAR_LIST:-}" ] && break
 	SAVED_NR[$d]=$(cat "$d/nr_hugepages")
 	SAVED_OC[$d]=$(cat "$d/nr_overcommit_hugepages")
 done
@@ -29,7 +32,7 @@ restore() {
 		echo "${SAVED_NR[$d]}" >"$d/nr_hugepages"
 	done
 }
-trap restore EXIT INT TERM
+[ -n "${HUGEPAR_LIST:-}" ] || trap restore EXIT INT TERM
 empty() { echo 0 >"$S2/nr_hugepages"; }
 
 # The 2M pool of every node, in node order ("512 512"), or the global one without
@@ -57,7 +60,7 @@ apply() {
 	local name=$1 want=$2 rc
 	shift 2
 	rm -rf "$REC"
-	"$HP" apply --config /dev/null --record-dir "$REC" "$@" >"$OUT/live-$name.log" 2>&1
+	"$HP" apply --config /dev/null --record-dir "$REC" "$@" >"$OUT/live-${name//[^[:alnum:]-]/_}.log" 2>&1
 	rc=$?
 	expect_eq "$name: exit code" "$rc" "$want"
 }
@@ -67,167 +70,218 @@ consistent() {
 	expect_eq "$1: overcommit restored" "$(cat "$S2/nr_overcommit_hugepages")" "${SAVED_OC[$S2]}"
 	expect_eq "$1: no surplus left" "$(cat "$S2/surplus_hugepages")" 0
 	expect_eq "$1: record achieved = pools" \
-		"$(jq_py "$REC/status.json" "' '.join(str(n['sizes'][0]['achieved']) for n in r['nodes'])")" "$(pools)"
+		"$(field '[.nodes[].sizes[0].achieved | tostring] | join(" ")')" "$(pools)"
 	expect_eq "$1: no restore note left" "$(ls /run/hugepar/restore-* 2>/dev/null)" ""
 	check "$1: record has the documented format" /usr/bin/python3 "$TOP/test/check-record.py" \
 		"$TOP/doc/record.md" "$REC/status.json"
 }
 
-field() { jq_py "$REC/status.json" "$1"; }
+# field FILTER: jq's FILTER on the record; strings bare, the rest compact JSON
+field() { jq -cr "$1" "$REC/status.json"; }
+# locked LOG PID: wait until the run PID has taken the lock (the seam's trace in LOG
+# says "lock"), or has ended without it
+locked() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		grep -qs '^hugepar-trace lock ' "$1" && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.05
+	done
+}
 
 # 1. parallel, 1 GiB
-empty
-apply parallel 0 --method=parallel --cmdline "rd.hugepar.pages=2M:512"
-expect_eq "parallel: pools" "$(pools)" "$(each 512)"
-expect_eq "parallel: method" "$(field "r['sizes'][0]['method']")" parallel
-expect_eq "parallel: status" "$(field "r['status']")" ok
-expect_eq "parallel: cell status" "$(field "r['nodes'][0]['sizes'][0]['status']")" ok
-check "parallel: workers ran" test "$(field "r['sizes'][0]['workers']")" -ge 1
-consistent parallel
-check "status shows the record" sh -c "'$HP' status -d '$REC' | grep -q '^0 *2M *0 *512 *512 *512 .* ok'"
+if wanted parallel; then
+	empty
+	apply parallel 0 --method=parallel --cmdline "rd.hugepar.pages=2M:512"
+	expect_eq "parallel: pools" "$(pools)" "$(each 512)"
+	expect_eq "parallel: method" "$(field '.sizes[0].method')" parallel
+	expect_eq "parallel: status" "$(field .status)" ok
+	expect_eq "parallel: cell status" "$(field '.nodes[0].sizes[0].status')" ok
+	check "parallel: workers ran" test "$(field '.sizes[0].workers')" -ge 1
+	consistent parallel
+	check "parallel: status shows the record" sh -c "'$HP' status -d '$REC' | grep -q '^0 *2M *0 *512 *512 *512 .* ok'"
+fi
 
 # 2. serial, 2 GiB
-empty
-apply serial 0 --method=serial --cmdline "rd.hugepar.pages=2M:2G"
-expect_eq "serial: pools" "$(pools)" "$(each 1024)"
-expect_eq "serial: method" "$(field "r['sizes'][0]['method']")" serial
-consistent serial
+if wanted serial; then
+	empty
+	apply serial 0 --method=serial --cmdline "rd.hugepar.pages=2M:2G"
+	expect_eq "serial: pools" "$(pools)" "$(each 1024)"
+	expect_eq "serial: method" "$(field '.sizes[0].method')" serial
+	consistent serial
+fi
 
 # 3. beyond free memory: capped at free minus the floor, quickly. Ask for all but
 # 1 GiB of what is free, keep 4 GiB: the floor is what cuts.
-empty
-ask_mb=$(( $(awk '/MemFree/ {print $2}' /proc/meminfo) / 1024 - 1024 ))
-apply capped 64 --cmdline "rd.hugepar.pages=2M:${ask_mb}M rd.hugepar.reserve=4G"
-expect_eq "capped: cell status" "$(field "r['nodes'][0]['sizes'][0]['status']")" capped
-check "capped: reason names the floor" sh -c "grep -q 'floor kept' '$REC/status.json'"
-free_kb=$(awk '/MemFree/ {print $2}' /proc/meminfo)
-check "capped: floor kept ($free_kb kB free)" test "$free_kb" -ge $((4 * 1024 * 1024 - 65536))
-check "capped: pool is large" test "$(cat "$S2/nr_hugepages")" -ge 1024
-echo "     capped: $(field "r['duration_ms']") ms for $(cat "$S2/nr_hugepages") pages"
-consistent capped
+if wanted capped; then
+	empty
+	ask_mb=$(( $(awk '/MemFree/ {print $2}' /proc/meminfo) / 1024 - 1024 ))
+	apply capped 64 --cmdline "rd.hugepar.pages=2M:${ask_mb}M rd.hugepar.reserve=4G"
+	expect_eq "capped: cell status" "$(field '.nodes[0].sizes[0].status')" capped
+	check "capped: reason names the floor" sh -c "grep -q 'floor kept' '$REC/status.json'"
+	free_kb=$(awk '/MemFree/ {print $2}' /proc/meminfo)
+	check "capped: floor kept ($free_kb kB free)" test "$free_kb" -ge $((4 * 1024 * 1024 - 65536))
+	check "capped: pool is large" test "$(cat "$S2/nr_hugepages")" -ge 1024
+	echo "     capped: $(field .duration_ms) ms for $(cat "$S2/nr_hugepages") pages"
+	consistent capped
+fi
 
 # 4. a tiny deadline
-empty
-HUGEPAR_FAULT=reserve=delay:20 apply deadline 64 --method=parallel \
-	--cmdline "rd.hugepar.pages=2M:8G rd.hugepar.timeout=0.05 rd.hugepar.threads=1"
-expect_eq "deadline: timed_out" "$(field "r['timed_out']")" True
-consistent deadline
+if wanted deadline; then
+	empty
+	HUGEPAR_FAULT=reserve=delay:20 apply deadline 64 --method=parallel \
+		--cmdline "rd.hugepar.pages=2M:8G rd.hugepar.timeout=0.05 rd.hugepar.threads=1"
+	expect_eq "deadline: timed_out" "$(field .timed_out)" true
+	consistent deadline
+fi
 
-# 5. SIGTERM in the middle of a run (each reservation made slow by the seam)
-empty
-rm -rf "$REC"
-HUGEPAR_FAULT=reserve=delay:100 "$HP" apply --config /dev/null --record-dir "$REC" --method=parallel \
-	--cmdline "rd.hugepar.pages=2M:4G rd.hugepar.threads=1" >"$OUT/live-sigterm.log" 2>&1 &
-pid=$!
-sleep 0.5
-kill -TERM $pid
-wait $pid
-expect_eq "sigterm: exit code" "$?" 64
-expect_eq "sigterm: interrupted" "$(field "r['interrupted']")" True
-check "sigterm: pages kept" test "$(cat "$S2/nr_hugepages")" -gt 0
-check "sigterm: not all pages" test "$(cat "$S2/nr_hugepages")" -lt $((2048 * NNODES))
-consistent sigterm
+# 5. SIGTERM in the middle of a run (each reservation made slow by the seam), sent
+# once the pool has the first pages, not after a set time
+if wanted sigterm; then
+	empty
+	rm -rf "$REC"
+	HUGEPAR_FAULT=reserve=delay:100 "$HP" apply --config /dev/null --record-dir "$REC" --method=parallel \
+		--cmdline "rd.hugepar.pages=2M:4G rd.hugepar.threads=1" >"$OUT/live-sigterm.log" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 1200; i++)); do
+		[ "$(cat "$S2/nr_hugepages")" -gt 0 ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -TERM $pid
+	wait $pid
+	expect_eq "sigterm: exit code" "$?" 64
+	expect_eq "sigterm: interrupted" "$(field .interrupted)" true
+	check "sigterm: pages kept" test "$(cat "$S2/nr_hugepages")" -gt 0
+	check "sigterm: not all pages" test "$(cat "$S2/nr_hugepages")" -lt $((2048 * NNODES))
+	consistent sigterm
+fi
 
 # 6. grow never shrinks; exact does
-echo 600 >"$P0"
-apply grow 0 --cmdline "rd.hugepar.pages=2M:100@0"
-expect_eq "grow: pool kept" "$(cat "$P0")" 600
-expect_eq "grow: reason" "$(field "r['nodes'][0]['sizes'][0]['reason']")" "grow mode kept the larger pool"
-apply exact 0 --cmdline "rd.hugepar.pages=2M:100@0 rd.hugepar.mode=exact"
-expect_eq "exact: pool shrunk" "$(cat "$P0")" 100
-consistent exact
+if wanted grow; then
+	empty
+	echo 600 >"$P0"
+	apply grow 0 --cmdline "rd.hugepar.pages=2M:100@0"
+	expect_eq "grow: pool kept" "$(cat "$P0")" 600
+	expect_eq "grow: reason" "$(field '.nodes[0].sizes[0].reason')" "grow mode kept the larger pool"
+fi
+if wanted exact; then
+	empty
+	echo 600 >"$P0"
+	apply exact 0 --cmdline "rd.hugepar.pages=2M:100@0 rd.hugepar.mode=exact"
+	expect_eq "exact: pool shrunk" "$(cat "$P0")" 100
+	consistent exact
+fi
 
 # 7. fault injection: a refused chunk shrinks the chunk size and carries on
-empty
-HUGEPAR_FAULT=reserve:2 apply chunk-refused 0 --method=parallel \
-	--cmdline "rd.hugepar.pages=2M:512@0 rd.hugepar.threads=1"
-expect_eq "chunk-refused: pool" "$(cat "$P0")" 512
-expect_eq "chunk-refused: refusals counted" "$(field "r['sizes'][0]['chunks_refused']")" 1
-consistent chunk-refused
+if wanted chunk-refused; then
+	empty
+	HUGEPAR_FAULT=reserve:2 apply chunk-refused 0 --method=parallel \
+		--cmdline "rd.hugepar.pages=2M:512@0 rd.hugepar.threads=1"
+	expect_eq "chunk-refused: pool" "$(cat "$P0")" 512
+	expect_eq "chunk-refused: refusals counted" "$(field '.sizes[0].chunks_refused')" 1
+	consistent chunk-refused
+fi
 
 # 8. every reservation refused: the reconcile step tops the node up serially
-empty
-HUGEPAR_FAULT=reserve apply reconcile 0 --method=parallel --cmdline "rd.hugepar.pages=2M:256"
-expect_eq "reconcile: pools" "$(pools)" "$(each 256)"
-expect_eq "reconcile: topped up" "$(field "r['sizes'][0]['topped_up']")" $((256 * NNODES))
-consistent reconcile
+if wanted reconcile; then
+	empty
+	HUGEPAR_FAULT=reserve apply reconcile 0 --method=parallel --cmdline "rd.hugepar.pages=2M:256"
+	expect_eq "reconcile: pools" "$(pools)" "$(each 256)"
+	expect_eq "reconcile: topped up" "$(field '.sizes[0].topped_up')" $((256 * NNODES))
+	consistent reconcile
+fi
 
 # 9. the kernel refuses the overcommit raise: falls back to serial and says so
-empty
-HUGEPAR_FAULT=overcommit apply fallback 0 --method=parallel --cmdline "rd.hugepar.pages=2M:256"
-expect_eq "fallback: method" "$(field "r['sizes'][0]['method']")" serial
-check "fallback: note" sh -c "grep -q 'refuses overcommit' '$REC/status.json'"
-expect_eq "fallback: pools" "$(pools)" "$(each 256)"
-consistent fallback
+if wanted fallback; then
+	empty
+	HUGEPAR_FAULT=overcommit apply fallback 0 --method=parallel --cmdline "rd.hugepar.pages=2M:256"
+	expect_eq "fallback: method" "$(field '.sizes[0].method')" serial
+	check "fallback: note" sh -c "grep -q 'refuses overcommit' '$REC/status.json'"
+	expect_eq "fallback: pools" "$(pools)" "$(each 256)"
+	consistent fallback
+fi
 
 # 10. a failing sysfs write: recorded as failed, with the reason
-empty
-HUGEPAR_FAULT=write:1 apply write-fails 1 --method=serial --cmdline "rd.hugepar.pages=2M:256@0"
-expect_eq "write-fails: cell status" "$(field "r['nodes'][0]['sizes'][0]['status']")" failed
-check "write-fails: reason" sh -c "grep -q 'write failed' '$REC/status.json'"
-expect_eq "write-fails: pool untouched" "$(cat "$S2/nr_hugepages")" 0
-consistent write-fails
+if wanted write-fails; then
+	empty
+	HUGEPAR_FAULT=write:1 apply write-fails 1 --method=serial --cmdline "rd.hugepar.pages=2M:256@0"
+	expect_eq "write-fails: cell status" "$(field '.nodes[0].sizes[0].status')" failed
+	check "write-fails: reason" sh -c "grep -q 'write failed' '$REC/status.json'"
+	expect_eq "write-fails: pool untouched" "$(cat "$S2/nr_hugepages")" 0
+	consistent write-fails
+fi
 
 # 11. disabled: nothing touched, the record says so
-empty
-apply disabled 0 --cmdline "rd.hugepar=0 rd.hugepar.pages=2M:256"
-expect_eq "disabled: pool" "$(cat "$S2/nr_hugepages")" 0
-expect_eq "disabled: status" "$(field "r['status']")" disabled
+if wanted disabled; then
+	empty
+	apply disabled 0 --cmdline "rd.hugepar=0 rd.hugepar.pages=2M:256"
+	expect_eq "disabled: pool" "$(cat "$S2/nr_hugepages")" 0
+	expect_eq "disabled: status" "$(field .status)" disabled
+fi
 
 # 12. a bad option: named in the record, the valid entry still applied
-empty
-apply bad-option 64 --cmdline "rd.hugepar.pages=2M:128,2M:lots rd.hugepar.threads=-1"
-expect_eq "bad-option: valid entry applied" "$(pools)" "$(each 128)"
-expect_eq "bad-option: problems recorded" "$(field "len(r['settings']['problems'])")" 2
-expect_eq "bad-option: value named" "$(field "r['settings']['problems'][0]['value']")" "2M:lots"
+if wanted bad-option; then
+	empty
+	apply bad-option 64 --cmdline "rd.hugepar.pages=2M:128,2M:lots rd.hugepar.threads=-1"
+	expect_eq "bad-option: valid entry applied" "$(pools)" "$(each 128)"
+	expect_eq "bad-option: problems recorded" "$(field '.settings.problems | length')" 2
+	expect_eq "bad-option: value named" "$(field '.settings.problems[0].value')" "2M:lots"
+fi
 
-# 13. two runs at once: the second waits for the first, the overcommit value ends as
-# it began (each run saw the true one)
-empty
-rm -rf "$REC-a"
-HUGEPAR_FAULT=reserve=delay:50 "$HP" apply --config /dev/null --record-dir "$REC-a" --method=parallel \
-	--cmdline "rd.hugepar.pages=2M:256@0 rd.hugepar.threads=1" >"$OUT/live-first.log" 2>&1 &
-first=$!
-sleep 0.1
-apply second 0 --method=parallel --cmdline "rd.hugepar.pages=2M:512@0"
-wait $first
-expect_eq "two at once: the first ran" $? 0
-expect_eq "two at once: the second's pool" "$(cat "$P0")" 512
-consistent "two at once"
+# 13. two runs at once: the second, started once the first holds the lock, waits for
+# it; the overcommit value ends as it began (each run saw the true one)
+if wanted concurrent; then
+	empty
+	rm -rf "$REC-a"
+	HUGEPAR_FAULT=trace,reserve=delay:50 "$HP" apply --config /dev/null --record-dir "$REC-a" --method=parallel \
+		--cmdline "rd.hugepar.pages=2M:256@0 rd.hugepar.threads=1" >"$OUT/live-first.log" 2>&1 &
+	first=$!
+	locked "$OUT/live-first.log" $first
+	apply "concurrent: the second" 0 --method=parallel --cmdline "rd.hugepar.pages=2M:512@0"
+	wait $first
+	expect_eq "concurrent: the first ran" $? 0
+	expect_eq "concurrent: the second's pool" "$(cat "$P0")" 512
+	consistent concurrent
+fi
 
 # 14. the main process killed while workers hold surplus: the overcommit value stays
 # raised, with its note; the next run puts it back and says so
-empty
-{ HUGEPAR_FAULT=collect=kill apply killed 137 --method=parallel --cmdline "rd.hugepar.pages=2M:256"; } 2>/dev/null
-check "killed: overcommit left raised" test "$(cat "$S2/nr_overcommit_hugepages")" -gt "${SAVED_OC[$S2]}"
-expect_eq "killed: its note" "$(ls /run/hugepar/restore-2048kB 2>/dev/null)" /run/hugepar/restore-2048kB
-apply next 0 --cmdline "rd.hugepar.pages=2M:256"
-expect_eq "next run: put it back" "$(field "[(x['size'], x['overcommit_put_back'], x['ok']) for x in r['recovered']]")" \
-	"[('2M', ${SAVED_OC[$S2]}, True)]"
-expect_eq "next run: pools" "$(pools)" "$(each 256)"
-consistent "next run"
+if wanted killed; then
+	empty
+	{ HUGEPAR_FAULT=collect=kill apply killed 137 --method=parallel --cmdline "rd.hugepar.pages=2M:256"; } 2>/dev/null
+	check "killed: overcommit left raised" test "$(cat "$S2/nr_overcommit_hugepages")" -gt "${SAVED_OC[$S2]}"
+	expect_eq "killed: its note" "$(ls /run/hugepar/restore-2048kB 2>/dev/null)" /run/hugepar/restore-2048kB
+	apply "killed: next run" 0 --cmdline "rd.hugepar.pages=2M:256"
+	expect_eq "killed: next run: put it back (size, put back, ok)" \
+		"$(field '[.recovered[] | [.size, .overcommit_put_back, .ok]]')" "[[\"2M\",${SAVED_OC[$S2]},true]]"
+	expect_eq "killed: next run: pools" "$(pools)" "$(each 256)"
+	consistent "killed: next run"
+fi
 
 # 15. hugepar verify makes a hugetlbfs mount per size, once; a path taken by another
 # file system is a failure it names
-M2=$OUT/mnt/hp-2M
-umount "$M2" "$OUT/mnt/tmp" 2>/dev/null
-rm -rf "${OUT:?}/mnt"
-"$HP" verify -d "$REC" --config /dev/null \
-	--cmdline "rd.hugepar.mount=2M:$M2,mode=1770,group=0 rd.hugepar.textfile=none" >"$OUT/live-verify.log" 2>&1
-expect_eq "verify: exit 0" $? 0
-check "verify: hugetlbfs for 2M at $M2" sh -c "grep -q '^hugetlbfs $M2 hugetlbfs .*pagesize=2M' /proc/mounts"
-expect_eq "verify: its root's mode" "$(stat -c %a "$M2")" 1770
-"$HP" verify -d "$REC" --config /dev/null --cmdline "rd.hugepar.mount=2M:$M2 rd.hugepar.textfile=none" >"$OUT/live-verify2.log" 2>&1
-check "verify again: mounted already, not twice" sh -c "grep -q 'mounted already' '$OUT/live-verify2.log' && [ \$(grep -c ' $M2 ' /proc/mounts) = 1 ]"
-mkdir -p "$OUT/mnt/tmp" && mount -t tmpfs none "$OUT/mnt/tmp"
-"$HP" verify -d "$REC" --config /dev/null \
-	--cmdline "rd.hugepar.mount=2M:$OUT/mnt/tmp rd.hugepar.textfile=none rd.hugepar.on_short=fail" >"$OUT/live-verify3.log" 2>&1
-expect_eq "verify, a path taken by tmpfs, on_short = fail: exit 1" $? 1
-check "verify: names it" grep -q "already a mount of tmpfs" "$OUT/live-verify3.log"
-umount "$M2" "$OUT/mnt/tmp"
+if wanted verify; then
+	M2=$OUT/mnt/hp-2M
+	umount "$M2" "$OUT/mnt/tmp" 2>/dev/null
+	rm -rf "${OUT:?}/mnt"
+	"$HP" verify -d "$REC" --config /dev/null \
+		--cmdline "rd.hugepar.mount=2M:$M2,mode=1770,group=0 rd.hugepar.textfile=none" >"$OUT/live-verify.log" 2>&1
+	expect_eq "verify: exit 0" $? 0
+	check "verify: hugetlbfs for 2M at $M2" sh -c "grep -q '^hugetlbfs $M2 hugetlbfs .*pagesize=2M' /proc/mounts"
+	expect_eq "verify: its root's mode" "$(stat -c %a "$M2")" 1770
+	"$HP" verify -d "$REC" --config /dev/null --cmdline "rd.hugepar.mount=2M:$M2 rd.hugepar.textfile=none" >"$OUT/live-verify2.log" 2>&1
+	check "verify: again: mounted already, not twice" sh -c "grep -q 'mounted already' '$OUT/live-verify2.log' && [ \$(grep -c ' $M2 ' /proc/mounts) = 1 ]"
+	mkdir -p "$OUT/mnt/tmp" && mount -t tmpfs none "$OUT/mnt/tmp"
+	"$HP" verify -d "$REC" --config /dev/null \
+		--cmdline "rd.hugepar.mount=2M:$OUT/mnt/tmp rd.hugepar.textfile=none rd.hugepar.on_short=fail" >"$OUT/live-verify3.log" 2>&1
+	expect_eq "verify: a path taken by tmpfs, on_short = fail: exit 1" $? 1
+	check "verify: names it" grep -q "already a mount of tmpfs" "$OUT/live-verify3.log"
+	umount "$M2" "$OUT/mnt/tmp"
+fi
 
 # 16. the engine once under AddressSanitizer and UBSan
-if [ -x "$TOP/build/hugepar-san" ] && [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
+if wanted sanitizers && [ -x "$TOP/build/hugepar-san" ] && [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
 	empty
 	rm -rf "$REC"
 	ASAN_OPTIONS=detect_leaks=1 "$TOP/build/hugepar-san" apply --config /dev/null \
