@@ -132,14 +132,49 @@ static int note_field(const char **p, const char *key, uint64_t *v)
 	return 0;
 }
 
+/* A note's text: a regular file of its own, not through a link, and opened without
+ * blocking, so that a FIFO in its place cannot hang the run that recovers. */
+static int read_note_text(const char *rel, char *buf, size_t len)
+{
+	char p[4096];
+	struct stat st;
+	size_t got = 0;
+	int fd, rc = path_build(p, sizeof(p), "%s", rel);
+
+	if (rc)
+		return rc;
+	fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st))
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode))
+		rc = -EINVAL;
+	while (!rc && got + 1 < len) {
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+
+		if (n < 0 && errno != EINTR)
+			rc = -errno;
+		else if (n == 0)
+			break;
+		else if (n > 0)
+			got += (size_t)n;
+	}
+	close(fd);
+	if (!rc && got + 1 >= len)
+		rc = -EFBIG;
+	buf[rc ? 0 : got] = '\0';
+	return rc;
+}
+
 /* A note is read as restore_note_write() writes it, and nothing else: a value out of
  * range must not be put back as the largest one (sscanf's %llu would). */
-static int read_note(const char *file, struct restore_fix *f)
+static int read_note(const char *rel, struct restore_fix *f)
 {
 	char buf[256];
 	const char *p = buf;
 	uint64_t before, raised, pid;
-	int rc = path_read(buf, sizeof(buf), "%s", file);
+	int rc = read_note_text(rel, buf, sizeof(buf));
 
 	if (!rc)
 		rc = note_field(&p, "before", &before);

@@ -393,6 +393,32 @@ static void test_restore_note_overflow(void)
 	cleanup();
 }
 
+/* A note is a file of its own: a link to a note elsewhere is not read (the value it
+ * names is not put back, what it points to is not removed). */
+static void test_restore_note_symlink(void)
+{
+	hostile_fixture();
+	put("/elsewhere", "before 5\nraised 300\npid 1\n");
+	CHECK(symlink("../../elsewhere", at(NOTE)) == 0);
+	CHECK(strcmp(text_of(NOTE), "before 5\nraised 300\npid 1\n") == 0);
+	CHECK(hostile("symlink") == -ELOOP);
+	CHECK(exists(NOTE) && exists("/elsewhere"));
+	cleanup();
+}
+
+/* A FIFO (nothing writes to it) or a directory in a note's place: an error at once,
+ * not a run that hangs in its open() until the boot's deadline. */
+static void test_restore_note_fifo(void)
+{
+	hostile_fixture();
+	CHECK(mkfifo(at(NOTE), 0644) == 0);
+	CHECK(hostile("FIFO") == -EINVAL);
+	CHECK(exists(NOTE));
+	CHECK(unlink(at(NOTE)) == 0 && mkdir(at(NOTE), 0755) == 0);
+	CHECK(hostile("directory") == -EINVAL);
+	cleanup();
+}
+
 /* Names that are not a note of this form are not read: a temp file of a note half
  * written, another name. */
 static void test_restore_note_names(void)
@@ -425,6 +451,8 @@ static const struct unit_test tests[] = {
     {"restore_note_empty", test_restore_note_empty},
     {"restore_note_garbage", test_restore_note_garbage},
     {"restore_note_overflow", test_restore_note_overflow},
+    {"restore_note_symlink", test_restore_note_symlink},
+    {"restore_note_fifo", test_restore_note_fifo},
     {"restore_note_names", test_restore_note_names},
     {NULL, NULL}};
 
