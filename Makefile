@@ -105,11 +105,12 @@ $(BUILD)/hugepar-san: $(SRCS) $(SIM_SRCS) $(HDRS) $(BUILD)/san/libnuma.a
 
 # The unit tests, a file per module of the binary (test/unit/).
 UNIT_SRCS   := $(wildcard test/unit/*.c)
-$(BUILD)/unit: $(UNIT_SRCS) test/unit/unit.h $(PURE) $(HDRS)
+UNIT_HDRS   := $(wildcard test/unit/*.h)
+$(BUILD)/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(PURE) $(HDRS)
 	@mkdir -p $(BUILD)
 	$(HOSTCC) $(HP_CPPFLAGS) -DHUGEPAR_TESTING $(WARN) -O1 -g $(SIM_INCS) -Itest/unit -o $@ $(UNIT_SRCS) $(PURE)
 
-$(BUILD)/unit-san: $(UNIT_SRCS) test/unit/unit.h $(PURE) $(HDRS)
+$(BUILD)/unit-san: $(UNIT_SRCS) $(UNIT_HDRS) $(PURE) $(HDRS)
 	@mkdir -p $(BUILD)
 	$(CLANG) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -O1 -g -fsanitize=address,undefined \
 		-fno-sanitize-recover=all $(SIM_INCS) -Itest/unit -o $@ $(UNIT_SRCS) $(PURE)
@@ -209,7 +210,7 @@ fault-matrix:
 	test/fault-matrix.sh
 
 indent:
-	clang-format -i $(SRCS) $(SIM_SRCS) $(HDRS) $(UNIT_SRCS) test/unit/unit.h test/*.c
+	clang-format -i $(SRCS) $(SIM_SRCS) $(HDRS) $(UNIT_SRCS) $(UNIT_HDRS) test/*.c
 
 demo:
 	@$(MAKE) --no-print-directory deps

@@ -77,8 +77,13 @@ int wait_for_run(const char *dir, uint64_t fallback, struct wait_result *w)
 			w->exited = true;
 			break;
 		}
-		if (pid_gone((pid_t)pid))
+		if (pid_gone((pid_t)pid)) {
+			/* it may have published its exit and ended since the look above:
+			 * without a second look, a run that ended well would be taken
+			 * for one that ended without a result */
+			w->exited = waiter_published(dir, HP_PUB_EXIT, &w->exit_code) == 0;
 			break;
+		}
 		/* Read each time: the run publishes its deadline once it has read its
 		 * settings, which may be after this wait began. */
 		if (waiter_published(dir, HP_PUB_DEADLINE, &deadline))
