@@ -59,7 +59,7 @@ int parse_octal(const char *str, uint64_t *out)
 	for (const char *p = str; *p; p++) {
 		if (*p < '0' || *p > '7')
 			return -EINVAL;
-		if (v >> 60)
+		if (v >> 61) /* a digit is 3 bits: the top 3 must be free */
 			return -ERANGE;
 		v = v << 3 | (uint64_t)(*p - '0');
 	}

@@ -130,6 +130,10 @@ static void test_parse_numbers_hostile(void)
 	CHECK(parse_octal("", &v) == -EINVAL && parse_octal("8", &v) == -EINVAL);
 	CHECK(parse_octal("-1", &v) == -EINVAL && parse_octal("0o7", &v) == -EINVAL);
 	CHECK(parse_octal("17 ", &v) == -EINVAL);
+	/* all 64 bits: 2^63 and 2^64 - 1 fit, 2^64 does not */
+	CHECK(parse_octal("1000000000000000000000", &v) == 0 &&
+	      v == 9223372036854775808u);
+	CHECK(parse_octal("1777777777777777777777", &v) == 0 && v == UINT64_MAX);
 	CHECK(parse_octal("2000000000000000000000", &v) == -ERANGE);
 	CHECK(parse_octal("77777777777777777777777", &v) == -ERANGE);
 
