@@ -69,7 +69,7 @@ sim() { "$SIMCTL" "$M" "$@"; }
 field() { jq -cr "$1" "$REC/status.json"; }
 hp() { cat "$M/sys/devices/system/node/node$1/hugepages/hugepages-${3:-2048}kB/$2"; }
 glob() { cat "$M/sys/kernel/mm/hugepages/hugepages-${2:-2048}kB/$1"; }
-# journal notes left (restore-*)
+# restore notes left (restore-*)
 notes() { find "$M/run/hugepar" -name 'restore-*' 2>/dev/null | wc -l; }
 # persistent pages of each node, "N N"
 pools() {
@@ -81,7 +81,7 @@ pools() {
 }
 
 # settled NAME [SURPLUS]: overcommit as at the start, no surplus but what others
-# hold, no journal note, the record readable and true to the pools.
+# hold, no restore note, the record readable and true to the pools.
 settled() {
 	local name=$1
 	expect_eq "$name: overcommit put back" "$(glob nr_overcommit_hugepages)" "${OC:-0}"
@@ -90,7 +90,7 @@ settled() {
 	# what others held may have been turned into pool pages by the commit (the
 	# kernel does not tell whose surplus a page is): never more than they held
 	check "$name: no surplus left ($(glob surplus_hugepages))" test "$(glob surplus_hugepages)" -le "${2:-0}"
-	expect_eq "$name: no journal note" "$(notes)" 0
+	expect_eq "$name: no restore note" "$(notes)" 0
 	if [ -f "$REC/status.json" ]; then
 		check "$name: record format" /usr/bin/python3 "$TOP/test/check-record.py" \
 			"$TOP/doc/record.md" "$REC/status.json"
