@@ -79,9 +79,162 @@ static void test_json_text(void)
 	free(text);
 }
 
+/* Text that is not whole JSON is refused, and leaves nothing behind. */
+static void test_json_truncated(void)
+{
+	static const char *const bad[] = {
+	    "",		"  \n",	     "{",	   "[",		 "{\"a\"",   "{\"a\":",
+	    "{\"a\":1", "{\"a\":1,", "[1,",	   "[1,]",	 "\"abc",    "\"abc\\",
+	    "\"\\u00",	"tru",	     "nul",	   "fals",	 "-",	     "{,}",
+	    "{1:2}",	"{\"a\" 1}", "[1 2]",	   "{\"a\":1}}", "{} x",     "nullx",
+	    "[nullx]",	"truefalse", "\"a\"\"b\"", "'a'",	 "{\"a\":}", "[,]",
+	    "]",	"}",	     "{\"a\",1}",  "[\"a\":1]",
+	};
+	struct json_val v;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&v, 0xa5, sizeof(v));
+		if (json_parse(bad[i], &v) != -EINVAL) {
+			fprintf(stderr, "accepted: '%s'\n", bad[i]);
+			CHECK(!"refused");
+		}
+		CHECK(v.type == JSON_NULL && v.n == 0 && v.kids == NULL &&
+		      v.keys == NULL && v.str == NULL);
+	}
+}
+
+static void test_json_numbers(void)
+{
+	struct json_val v;
+
+	CHECK(json_parse("18446744073709551615", &v) == 0 && v.type == JSON_NUM &&
+	      !v.neg && v.num == UINT64_MAX);
+	CHECK(json_parse("0", &v) == 0 && v.num == 0 && !v.neg);
+	CHECK(json_parse("-0", &v) == 0 && v.num == 0 && v.neg);
+	CHECK(json_parse("-18446744073709551615", &v) == 0 && v.neg &&
+	      v.num == UINT64_MAX);
+	CHECK(json_parse("007", &v) == 0 && v.num == 7); /* decimal, not octal */
+	CHECK(json_parse("18446744073709551616", &v) == -EINVAL);
+	CHECK(json_parse("-18446744073709551616", &v) == -EINVAL);
+	CHECK(json_parse("99999999999999999999", &v) == -EINVAL);
+	CHECK(json_parse("100000000000000000000", &v) == -EINVAL);
+	CHECK(json_parse("- 1", &v) == -EINVAL && json_parse("+1", &v) == -EINVAL);
+	CHECK(json_parse(".5", &v) == -EINVAL && json_parse("--1", &v) == -EINVAL);
+	/* the whole part of a fraction hugepar never writes */
+	CHECK(json_parse("[2.75, 3]", &v) == 0 && v.n == 2 && v.kids[0].num == 2 &&
+	      v.kids[1].num == 3);
+	json_free(&v);
+
+	CHECK(json_parse("{\"n\": -5, \"s\": \"5\", \"b\": true, \"z\": null}", &v) == 0);
+	CHECK(json_get_num(&v, "n") == 0); /* negative: not a count */
+	CHECK(json_get_num(&v, "s") == 0 && json_get_num(&v, "b") == 0);
+	CHECK(json_get_num(&v, "z") == 0 && json_get_num(&v, "none") == 0);
+	CHECK(strcmp(json_get_str(&v, "s"), "5") == 0 &&
+	      strcmp(json_get_str(&v, "n"), "") == 0);
+	CHECK(json_get(&v, "b")->type == JSON_BOOL && json_get(&v, "b")->b);
+	CHECK(json_get(&v, "z")->type == JSON_NULL);
+	json_free(&v);
+}
+
+static void test_json_strings(void)
+{
+	struct json_val v;
+
+	CHECK(json_parse("\"\\u0041\\u00e9\\u20ac\\/\\b\\f\\r\"", &v) == 0 &&
+	      v.type == JSON_STR);
+	/* a \u00XX escape is that byte (the writer's), a wider one a '?' */
+	CHECK(strcmp(v.str, "A\xe9?/\b\f\r") == 0);
+	json_free(&v);
+	CHECK(json_parse("\"\xc3\xa9\x7f\"", &v) == 0 &&
+	      strcmp(v.str, "\xc3\xa9\x7f") == 0);
+	json_free(&v);
+	CHECK(json_parse("\"\"", &v) == 0 && v.str && v.str[0] == '\0');
+	json_free(&v);
+	/* a string longer than the reader's first buffer, grown while it reads */
+	{
+		char text[1200], want[1100];
+
+		memset(want, 'q', 1000);
+		want[1000] = '\0';
+		snprintf(text, sizeof(text), "\"%s\"", want);
+		CHECK(json_parse(text, &v) == 0 && strcmp(v.str, want) == 0);
+		json_free(&v);
+	}
+	CHECK(json_parse("\"a\tb\"", &v) == -EINVAL);  /* a raw tab */
+	CHECK(json_parse("\"a\nb\"", &v) == -EINVAL);  /* a raw newline */
+	CHECK(json_parse("\"\\x41\"", &v) == -EINVAL); /* not a JSON escape */
+	CHECK(json_parse("\"\\U0041\"", &v) == -EINVAL);
+	CHECK(json_parse("\"\\u004g\"", &v) == -EINVAL);
+	CHECK(json_parse("\"\\u41\"", &v) == -EINVAL);
+}
+
+static void test_json_shapes(void)
+{
+	char deep[200];
+	struct json_val v;
+	const struct json_val *a;
+
+	CHECK(json_parse(" \n\t{ \"a\" : [ 1 , {\"b\":2} ] , \"c\":{} } \n", &v) == 0);
+	a = json_get(&v, "a");
+	CHECK(a && a->type == JSON_ARR && a->n == 2 && a->keys == NULL);
+	CHECK(a && json_get_num(&a->kids[1], "b") == 2 && json_get(a, "b") == NULL);
+	CHECK(json_get(&v, "c") && json_get(&v, "c")->n == 0);
+	CHECK(json_get(NULL, "a") == NULL && strcmp(json_get_str(NULL, "a"), "") == 0);
+	json_free(&v);
+	/* the first of two members of one name */
+	CHECK(json_parse("{\"a\":1,\"a\":2}", &v) == 0 && v.n == 2 &&
+	      json_get_num(&v, "a") == 1);
+	json_free(&v);
+
+	/* 33 levels are read, 34 are not: no stack to exhaust */
+	memset(deep, '[', 33);
+	memset(deep + 33, ']', 33);
+	deep[66] = '\0';
+	CHECK(json_parse(deep, &v) == 0 && v.type == JSON_ARR && v.n == 1);
+	json_free(&v);
+	memset(deep, '[', 34);
+	memset(deep + 34, ']', 34);
+	deep[68] = '\0';
+	CHECK(json_parse(deep, &v) == -EINVAL);
+	memset(deep, '{', sizeof(deep) - 1);
+	deep[sizeof(deep) - 1] = '\0';
+	CHECK(json_parse(deep, &v) == -EINVAL);
+
+	/* many members, each found */
+	{
+		char *text = NULL, key[16];
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		struct json_out j;
+		unsigned ok = 0;
+
+		json_begin(&j, f);
+		json_open(&j, NULL, '{');
+		for (unsigned i = 0; i < 1000; i++) {
+			snprintf(key, sizeof(key), "k%u", i);
+			json_u64(&j, key, i * 7);
+		}
+		json_close(&j, '}');
+		json_end(&j);
+		fclose(f);
+		CHECK(json_parse(text, &v) == 0 && v.n == 1000);
+		for (unsigned i = 0; i < 1000; i++) {
+			snprintf(key, sizeof(key), "k%u", i);
+			ok += json_get_num(&v, key) == i * 7;
+		}
+		CHECK(ok == 1000);
+		json_free(&v);
+		free(text);
+	}
+}
+
 static const struct unit_test tests[] = {
     {"json", test_json},
     {"json_text", test_json_text},
+    {"json_truncated", test_json_truncated},
+    {"json_numbers", test_json_numbers},
+    {"json_strings", test_json_strings},
+    {"json_shapes", test_json_shapes},
     {NULL, NULL},
 };
 UNIT_MODULE(json, tests)
