@@ -90,10 +90,9 @@ static void reap_orphans(void)
 /* Whether a size goes before the others, alone: a gigantic size that grows by
  * per-node writes (before 6.19, or when asked), one node after the other. Smaller
  * pages taken beside it use up the free 1 GiB ranges of the nodes it has not
- * reached (6.12 in QEMU: a 1G page lost in every round beside 2M work). By workers,
- * every node's gigantic pages are looked for at once, and the sizes run together
- * (7.2: the run of both took 1.05 of the two sizes' runs alone; 1G first, then 2M,
- * 1.13). doc/engine.md, "1G pages". */
+ * reached, and 1G pages are lost. By workers, every node's gigantic pages are
+ * looked for at once, and the sizes run together, which was quicker than one after
+ * the other. doc/engine.md, "1G pages", has the measures. */
 static bool size_goes_first(const struct hp_topology *t, const struct hp_plan *p,
 			    enum hp_method method, unsigned z)
 {

@@ -208,8 +208,8 @@ static void mark(struct parallel *pa, struct node_run *nr)
  * claim in step. 0 until every worker has held a claim more, and, in a measure
  * shorter than ADAPT_MAX_MEASURE_MS, the node NODE_CLAIMS (one worker alone is
  * measured over several). So a measure lasts a time, not a number of pages: where a
- * claim is quick, ADAPT_MIN_MEASURE_MS and a few claims; where one claim takes longer than the
- * longest measure (a 1G page zeroed under emulation takes seconds), one claim each.
+ * claim is quick, ADAPT_MIN_MEASURE_MS and a few claims; where one claim takes longer
+ * than the longest measure (a 1G page zeroed under emulation), one claim each.
  */
 #define NODE_CLAIMS 4
 

@@ -160,10 +160,9 @@ static enum hp_method choose(struct size_job *j)
 	} else if (j->method == HP_METHOD_AUTO && j->kb > HUGETLB_GIGANTIC_KB &&
 		   workers_at_once(j) >= 2) {
 		/* A gigantic page is a contiguous range the allocator must find and
-		 * isolate: 70-78 ms each unzeroed on a 2-vCPU VM with Linux 6.18,
-		 * about a second zeroed under emulation, against a fork's fraction of a
-		 * millisecond. Where two workers or more can take pages at once, they
-		 * pay, and a probe would keep them all waiting for its one page. */
+		 * isolate, far dearer than a fork (doc/threads.md has the measures).
+		 * Where two workers or more can take pages at once, they pay, and a
+		 * probe would keep them all waiting for its one page. */
 		snprintf(why, sizeof(why),
 			 "auto: %s pages, %llu workers at once: no probe", sz,
 			 (unsigned long long)workers_at_once(j));

@@ -34,8 +34,8 @@ int path_read_meminfo(const char *file, uint64_t *total, uint64_t *free_);
 
 /* A directory read with getdents64() into a buffer of its own: no DIR (musl's
  * fdopendir() adds an fstat(), two fcntl() and a heap block mapped and unmapped for
- * each directory: dear under emulation, where a system call and a page fault cost
- * tens of microseconds). */
+ * each directory: dear under emulation, where system calls and page faults are;
+ * doc/benchmarks.md has what each costs). */
 struct path_dir {
 	int fd;
 	unsigned pos, len;

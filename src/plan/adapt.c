@@ -124,8 +124,7 @@ static unsigned settle(struct adapt *a, const char *how)
 		top = MAX(top, a->rates[j].pages_per_s);
 	/* fewer workers chosen over a higher rate within one measure's noise: the choice
 	 * rests on that noise, so the fewer are measured once more, and the two measures'
-	 * mean decides (with each measure within 4% of the curve, a count 10% slower
-	 * than the best was taken for it once in 200) */
+	 * mean decides (doc/threads.md, "Settle", says what it was without) */
 	if (measured(a, b) < top && i < 32 && !(a->retaken & 1u << i)) {
 		a->retaken |= 1u << i;
 		a->confirm = true;

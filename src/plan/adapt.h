@@ -32,8 +32,8 @@
 #define ADAPT_MIN_MEASURE_MS 10
 #define ADAPT_MAX_MEASURE_MS 500
 /* Once a node's rate is known, a claim while it is measured is the pages a worker
- * reserves in this time: claims sized in time, not pages (a 1G page costs a thousand
- * 2M ones), so a measure is short whatever the page costs. */
+ * reserves in this time: claims sized in time, not pages (a 1G page is the memory of
+ * 512 2M ones), so a measure is short whatever the page costs. */
 #define ADAPT_CLAIM_MS 5
 
 struct adapt_rate {

@@ -418,14 +418,14 @@ bool sim_spend(unsigned n, unsigned z, uint64_t pages, bool write)
 	return !cut;
 }
 
-/* Pages to do between two sleeps: about a millisecond of work. */
+/* Pages to do between two sleeps: about SIM_BATCH_S of work. */
 uint64_t sim_batch(unsigned z, unsigned n)
 {
 	double s = page_seconds(z, sim_cur->nodes[n].active + 1) /
 		   (sim_cur->scale > 0 ? sim_cur->scale : 1);
 
 	/* Each sleep drops and retakes the lock and copies the state: sleep in stretches
-	 * of about 10 ms, which a claim of a few tens of pages fits in. */
+	 * of SIM_BATCH_S, which a claim of a few tens of pages fits in. */
 	return s > 0 ? MAX((uint64_t)(SIM_BATCH_S / s), UINT64_C(1)) : UINT64_MAX;
 }
 
