@@ -28,7 +28,7 @@ HP_CPPFLAGS := -D_GNU_SOURCE $(CPPFLAGS)
 
 # The binary, by layer, a folder each (doc/architecture.md; test/layers.sh holds the
 # order): lib/ knows nothing of hugepar; src/kernel/ is the kernel interface (paths,
-# pools, topology, the live kernel, the run lock and undo notes); src/plan/ settings,
+# pools, topology, the live kernel, the run lock and restore notes); src/plan/ settings,
 # the plan and the judgement of results; src/engine/ the run and its processes; src/
 # the commands. The test build adds test/sim/: the simulated kernel and the fault
 # seam's implementation.
@@ -69,9 +69,10 @@ comma := ,
 
 # Build libnuma for a compiler ($1: dir, $2: cc, $3: flags). Its constructor,
 # numa_init(), is built as a plain function that nothing calls (-Dconstructor=used):
-# run at every exec, it reads /proc/self/status twice and every node's meminfo (215k
-# instructions on one node, 3.5 ms under emulation, more with each node), and hugepar
-# calls only what needs none of it (src/kernel/live.c, doc/architecture.md).
+# run at every exec, it reads /proc/self/status twice and every node's meminfo (a good
+# part of a small run's instructions and of each exec's time, more with each node:
+# doc/benchmarks.md), and hugepar calls only what needs none of it (src/kernel/live.c,
+# doc/architecture.md).
 define libnuma
 $(1)/libnuma.a: $(NUMACTL_SRC)/libnuma.c $(KINC)/.stamp
 	rm -rf $(1) && mkdir -p $(1)/inc

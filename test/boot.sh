@@ -350,11 +350,11 @@ setup() {
 TWO="768:1 512:1"
 
 # left_clean NAME: what the boot left is clean: no hugepar running, overcommit back,
-# no surplus, no journal note; the record true to the pools and of the right format.
+# no surplus, no restore note; the record true to the pools and of the right format.
 left_clean() {
 	expect_eq "$1: nothing left running" "$(line "$1" RUNNING)" ""
 	expect_eq "$1: overcommit and surplus" "$(line "$1" GLOBAL)" "0 0"
-	expect_eq "$1: no journal note" "$(line "$1" NOTES)" 0
+	expect_eq "$1: no restore note" "$(line "$1" NOTES)" 0
 	if [ -s "$B/$1.json" ]; then
 		check "$1: record format" /usr/bin/python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$B/$1.json"
 	fi
