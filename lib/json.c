@@ -177,8 +177,9 @@ static int unescape(const char **s)
 					  ? **s - '0'
 					  : (tolower((unsigned char)**s) - 'a' + 10));
 		}
-		/* the writer's escape of a byte (see put_string) */
-		return v < 0x100 ? (int)v : '?';
+		/* the writer's escape of a byte (see put_string); never a NUL, which
+		 * would cut the string short ("a\u0000b" read as "a") */
+		return v == 0 ? -1 : v < 0x100 ? (int)v : '?';
 	default:
 		return -1;
 	}

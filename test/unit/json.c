@@ -166,6 +166,9 @@ static void test_json_strings(void)
 	CHECK(json_parse("\"\\U0041\"", &v) == -EINVAL);
 	CHECK(json_parse("\"\\u004g\"", &v) == -EINVAL);
 	CHECK(json_parse("\"\\u41\"", &v) == -EINVAL);
+	/* a NUL would end the string early, "a" read for "a\0b": refused */
+	CHECK(json_parse("\"a\\u0000b\"", &v) == -EINVAL);
+	CHECK(json_parse("{\"k\\u0000x\": 1}", &v) == -EINVAL);
 }
 
 static void test_json_shapes(void)
