@@ -6,6 +6,9 @@
 # unit, golden, command line, simulated kernel and the Debian package. A tool or a
 # Python module that scripts/deps.sh does not install fails here, whatever this
 # machine has installed by hand. Root only.
+# Cases: root (the minbase root), deps (make deps in it), build (make in it), and one
+# per suite run in it (unit golden cli engine package); each needs the steps before
+# it, which only the selected cases do.
 #   FRESH_KEEP=1   keep the root (test/out/fresh/root) after a run that passed too
 . "$(dirname "$0")/lib.sh"
 
@@ -15,12 +18,21 @@ SUITE=${FRESH_SUITE:-bookworm}
 # Downloaded packages are kept between runs (build/fresh-archives): a cache of
 # Debian's .debs, not an install; each run's root starts from minbase.
 CACHE=$TOP/build/fresh-archives
+# the suites run in the root: the case of each is its name (test/golden.sh: golden)
+SUITES="build/unit test/golden.sh test/cli.sh test/engine.sh test/package.sh"
+case_of() { local c=${1##*/}; echo "${c%.sh}"; }
+CASES="root deps build"
+for s in $SUITES; do CASES="$CASES $(case_of "$s")"; done
 
-if [ "$(id -u)" != 0 ] || ! command -v mmdebstrap >/dev/null || ! command -v unshare >/dev/null; then
-	skip "fresh root: needs root, mmdebstrap and unshare (make deps)"
+# TESTS=list (HUGEPAR_LIST) names the cases, and needs none of this
+if [ -z "${HUGEPAR_LIST:-}" ] &&
+	{ [ "$(id -u)" != 0 ] || ! command -v mmdebstrap >/dev/null || ! command -v unshare >/dev/null; }; then
+	skip "fresh: needs root, mmdebstrap and unshare (make deps)"
 	echo "fresh: $(summary_line)"
 	exit 0
 fi
+# shellcheck disable=SC2086
+any_wanted $CASES || { echo "fresh: $(summary_line)"; exit 0; }
 
 rm -rf "$F"
 mkdir -p "$F" "$CACHE"
@@ -29,20 +41,29 @@ mkdir -p "$F" "$CACHE"
 start=$(date +%s)
 if mmdebstrap --variant=minbase --include=make --skip=cleanup/apt/cache \
 	"$SUITE" "$ROOT" "$F/sources.list" >"$F/mmdebstrap.log" 2>&1; then
-	pass "mmdebstrap: a $SUITE root with minbase and make ($(($(date +%s) - start)) s)"
+	pass "root: mmdebstrap: a $SUITE root with minbase and make ($(($(date +%s) - start)) s)"
 else
-	fail "mmdebstrap (see $F/mmdebstrap.log)"
 	tail -n 20 "$F/mmdebstrap.log"
+	# said once, under the first case selected
+	for c in $CASES; do wanted "$c" && { fail "$c: mmdebstrap (see $F/mmdebstrap.log)"; break; }; done
 	echo "fresh: $(summary_line)"
 	exit 0
 fi
-check "the fresh root has no python3" test ! -e "$ROOT/usr/bin/python3"
+check "root: the fresh root has no python3" test ! -e "$ROOT/usr/bin/python3"
 
 # The tree as a clone has it: its git directory, and the files git tracks or does not
 # ignore (this tree's own changes included); no build output, no fetched source.
 mkdir -p "$ROOT/src/hugepar"
 (cd "$TOP" && git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$ROOT/src/hugepar")
 cp -a "$(cd "$TOP" && git rev-parse --absolute-git-dir)" "$ROOT/src/hugepar/.git"
+
+# finish: the count, and the root removed unless kept; a failed run keeps the root,
+# for its logs (test/out/fresh/root/src/hugepar/test/out)
+finish() {
+	[ -n "${FRESH_KEEP:-}" ] || [ "$FAILED" != 0 ] || rm -rf "$ROOT"
+	echo "fresh: $(summary_line)"
+	exit 0
+}
 
 # inside COMMAND: run COMMAND in the root as root, in a mount namespace of its own
 # (the mounts go with it), with a plain environment and the root's own PATH.
@@ -58,33 +79,37 @@ inside() {
 			/bin/bash -c "cd /src/hugepar && $c"' sh "$ROOT" "$1" "$CACHE"
 }
 
+# shellcheck disable=SC2086
+any_wanted ${CASES#root } || finish
 start=$(date +%s)
 if inside "make deps" >"$F/deps.log" 2>&1; then
-	pass "make deps in the fresh root ($(($(date +%s) - start)) s)"
+	pass "deps: make deps in the fresh root ($(($(date +%s) - start)) s)"
 else
-	fail "make deps in the fresh root (see $F/deps.log)"
-	tail -n 20 "$F/deps.log"
+	fail "deps: make deps in the fresh root (see $F/deps.log)"
+	wanted deps && tail -n 20 "$F/deps.log"
 fi
-check "make deps gave the fresh root /usr/bin/python3" test -x "$ROOT/usr/bin/python3"
+check "deps: make deps gave the fresh root /usr/bin/python3" test -x "$ROOT/usr/bin/python3"
 
 # The suites, each as run.sh runs it; their lines are shown with a "fresh:" prefix and
 # each suite's count is one check here.
+# shellcheck disable=SC2086
+any_wanted ${CASES#root deps } || finish
 start=$(date +%s)
 inside "make -s hugepar hugepar-test build/unit build/simctl" >"$F/build.log" 2>&1
-check "make: the binary, the test build and the unit tests build in the fresh root" \
+check "build: make: the binary, the test build and the unit tests build in the fresh root" \
 	test -x "$ROOT/src/hugepar/hugepar" -a -x "$ROOT/src/hugepar/build/unit"
-for s in build/unit test/golden.sh test/cli.sh test/engine.sh test/package.sh; do
+for s in $SUITES; do
+	c=$(case_of "$s")
+	wanted "$c" || continue
 	inside "$s" >"$F/$(basename "$s").log" 2>&1
 	line=$(tail -n 1 "$F/$(basename "$s").log")
 	grep '^FAIL' "$F/$(basename "$s").log" | sed 's/^/     fresh: /'
 	if [[ $line =~ ([0-9]+)\ passed,\ 0\ failed ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]; then
-		pass "fresh root: $s: $line"
+		pass "$c: fresh root: $s: $line"
 	else
-		fail "fresh root: $s: ${line:-no count} (see $F/$(basename "$s").log)"
+		fail "$c: fresh root: $s: ${line:-no count} (see $F/$(basename "$s").log)"
 	fi
 done
 echo "     fresh root: the suites took $(($(date +%s) - start)) s"
 
-# A failed run keeps the root, for its logs (test/out/fresh/root/src/hugepar/test/out).
-[ -n "${FRESH_KEEP:-}" ] || [ "$FAILED" != 0 ] || rm -rf "$ROOT"
-echo "fresh: $(summary_line)"
+finish
