@@ -112,6 +112,9 @@ static int vread(char *buf, size_t len, const char *fmt, va_list ap)
 	}
 	close(fd);
 	buf[got] = '\0';
+	/* text with a NUL in it would be read as the part before it */
+	if (memchr(buf, '\0', got))
+		return -EINVAL;
 	return got + 1 >= len ? -EFBIG : 0;
 }
 

@@ -18,7 +18,8 @@ int path_build(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 bool path_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Read a whole (small) file into buf, NUL terminated, trailing newline kept. */
+/* Read a whole (small) file into buf, NUL terminated, trailing newline kept: -EFBIG
+ * when it does not fit, -EINVAL when it holds a NUL. */
 int path_read(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Read one unsigned decimal from a file. */

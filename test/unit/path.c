@@ -143,6 +143,12 @@ static void test_path_read(void)
 	PUT("/sys/n", "1\n2\n");
 	CHECK(path_read_u64(&v, "/sys/n") == -EINVAL);
 	CHECK(path_read_u64(&v, "/sys/none") == -ENOENT && v == 7);
+	/* a NUL would end the text early: "12" read for "12\0 34" */
+	put("/sys/n", "12\0 34\n", 7);
+	CHECK(path_read_u64(&v, "/sys/n") == -EINVAL && v == 7);
+	CHECK(path_read(big, sizeof(big), "/sys/n") == -EINVAL);
+	put("/sys/n", "\0", 1);
+	CHECK(path_read_u64(&v, "/sys/n") == -EINVAL && v == 7);
 	/* longer than any number: not cut to its first 63 bytes */
 	memset(big, '0', sizeof(big));
 	big[sizeof(big) - 2] = '1';
