@@ -257,23 +257,33 @@ static void test_topology_no_hugetlb(void)
 	cleanup();
 }
 
+#define NODES "/sys/devices/system/node"
+
+static const char two_nodes[] = "sizes 2048\n"
+				"node 0 cpus 0-3 mem 4G free 3G\n"
+				"node 1 cpus 4-7 mem 4G free 3G\n";
+
+/* Whether t's error is "FILE: " and the text of errno e. */
+static bool error_is(const struct hp_topology *t, const char *file, int e)
+{
+	char want[256];
+
+	snprintf(want, sizeof(want), "%s: %s", file, strerror(e));
+	return strcmp(t->error, want) == 0;
+}
+
 /* What the kernel never shows: each is an error that names its file. */
 static void test_topology_errors(void)
 {
 	struct hp_topology t;
-	char want[256], p[512];
+	char p[512];
 
-#define NODES "/sys/devices/system/node"
-	if (fixture("sizes 2048\n"
-		    "node 0 cpus 0-3 mem 4G free 3G\n"
-		    "node 1 cpus 4-7 mem 4G free 3G\n"))
+	if (fixture(two_nodes))
 		return;
 	/* no kernel behind hugetlb: the pools cannot be read */
 	hugetlb_use(NULL);
 	CHECK(topology_read(&t) == -ENOSYS);
-	snprintf(want, sizeof(want), "/sys/kernel/mm/hugepages/hugepages-2048kB: %s",
-		 strerror(ENOSYS));
-	CHECK(strcmp(t.error, want) == 0);
+	CHECK(error_is(&t, "/sys/kernel/mm/hugepages/hugepages-2048kB", ENOSYS));
 	drop(&t);
 
 	put(NODES "/node1/cpulist", "4-x\n");
@@ -282,6 +292,7 @@ static void test_topology_errors(void)
 	drop(&t);
 	put(NODES "/node1/cpulist", "4-8192\n");
 	CHECK(topology_read(&t) == -ERANGE);
+	CHECK(error_is(&t, NODES "/node1/cpulist", ERANGE));
 	drop(&t);
 	put(NODES "/node1/cpulist", "4-7\n");
 
@@ -289,28 +300,30 @@ static void test_topology_errors(void)
 	CHECK(topology_read(&t) == -EINVAL);
 	CHECK(strcmp(t.error, NODES "/node1/meminfo: not in the kernel's format") == 0);
 	drop(&t);
-	put(NODES "/node1/meminfo", "Node 1 MemTotal: 4 kB\nNode 1 MemFree: 1 kB\n");
 
 	/* a node id past the kernel's limit */
 	snprintf(p, sizeof(p), "%s" NODES "/node1024", root);
 	CHECK(mkdir(p, 0755) == 0);
 	CHECK(topology_read(&t) == -ERANGE);
-	snprintf(want, sizeof(want), NODES "/node1024: %s", strerror(ERANGE));
-	CHECK(strcmp(t.error, want) == 0);
+	CHECK(error_is(&t, NODES "/node1024", ERANGE));
 	drop(&t);
-	rmdir(p);
-	/* entries that are not nodes are passed over */
-	snprintf(p, sizeof(p), "%s" NODES "/nodeX", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s" NODES "/node", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s" NODES "/node-1", root);
-	mkdir(p, 0755);
-	put(NODES "/node2x", "");
+	cleanup();
+}
 
-	/* offline CPUs: every one */
+/* The online CPUs: none, a bad list, no file; and entries that are not nodes. */
+static void test_topology_online(void)
+{
+	struct hp_topology t;
+	char p[512];
+
+	if (fixture(two_nodes) || simulated())
+		return;
+	put(NODES "/node1/meminfo", "Node 1 MemTotal: 4 kB\nNode 1 MemFree: 1 kB\n");
+	snprintf(p, sizeof(p), "cd '%s'" NODES " && mkdir nodeX node node-1 && : >node2x",
+		 root);
+	CHECK(system(p) == 0);
+
 	put("/sys/devices/system/cpu/online", "\n");
-	CHECK(simulated() == 0);
 	CHECK(topology_read(&t) == 0 && t.nnodes == 2 && t.ncpus_online == 0);
 	CHECK(t.nodes[0].ncpus == 0 && t.nodes[1].ncpus == 0);
 	CHECK(t.nodes[1].mem_total == 4096 && t.nodes[1].mem_free == 1024);
@@ -324,20 +337,16 @@ static void test_topology_errors(void)
 	snprintf(p, sizeof(p), "%s/sys/devices/system/cpu/online", root);
 	unlink(p);
 	CHECK(topology_read(&t) == -ENOENT);
-	snprintf(want, sizeof(want), "/sys/devices/system/cpu/online: %s",
-		 strerror(ENOENT));
-	CHECK(strcmp(t.error, want) == 0);
+	CHECK(error_is(&t, "/sys/devices/system/cpu/online", ENOENT));
 	drop(&t);
 	put("/sys/devices/system/cpu/online", "0-7\n");
 
 	/* the node directory with no node in it */
-	snprintf(p, sizeof(p), "rm -rf '%s'" NODES "/node*", root);
+	snprintf(p, sizeof(p), "rm -rf '%s'" NODES "/node[0-9]*", root);
 	CHECK(system(p) == 0);
 	CHECK(topology_read(&t) == -ENOENT);
-	snprintf(want, sizeof(want), NODES "/node*: %s", strerror(ENOENT));
-	CHECK(strcmp(t.error, want) == 0);
+	CHECK(error_is(&t, NODES "/node*", ENOENT));
 	drop(&t);
-#undef NODES
 	cleanup();
 }
 
@@ -372,6 +381,7 @@ static const struct unit_test tests[] = {
     {"topology_nonuma", test_topology_nonuma},
     {"topology_no_hugetlb", test_topology_no_hugetlb},
     {"topology_errors", test_topology_errors},
+    {"topology_online", test_topology_online},
     {"topology_pool_error", test_topology_pool_error},
     {NULL, NULL},
 };
