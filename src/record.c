@@ -128,6 +128,7 @@ static void size_json(struct json_out *j, const struct full *a, unsigned z)
 	}
 	json_u64(j, "workers", sr->workers);
 	json_u64(j, "ms", sr->ms);
+	json_u64(j, "start_ms", sr->start_ms);
 	json_u64(j, "overcommit_before",
 		 sr->worked ? sr->overcommit_before : t->sizes[z].overcommit);
 	json_u64(j, "overcommit_after",

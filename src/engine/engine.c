@@ -36,6 +36,9 @@
 #include "stop.h"
 #include "sys.h"
 
+/* When the run began: each size's start is recorded from it. */
+static uint64_t run_start;
+
 /* A coordinator process for one size, when several sizes run at once. */
 static void size_main(void *arg, int wfd, int ctl)
 {
@@ -130,6 +133,7 @@ static void run_pass(const struct hp_topology *t, const struct hp_plan *p,
 					    .kb = t->sizes[z].kb,
 					    .method = method,
 					    .deadline = deadline,
+					    .run_start = run_start,
 					    .notes = notes + z * t->nnodes};
 		if (!size_has_work(p, z) || size_goes_first(t, p, method, z) != first)
 			continue;
@@ -269,6 +273,7 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 	uint64_t start = now_ms();
 	struct cell_note *notes;
 
+	run_start = start;
 	if (init_result(t, p, res)) {
 		res->status = HP_STATUS_FAILED;
 		snprintf(res->error, sizeof(res->error), "out of memory");

@@ -205,6 +205,7 @@ void size_run(struct size_job *j)
 	uint64_t t0 = now_ms();
 	int rc;
 
+	j->rep.sr.start_ms = t0 > j->run_start ? t0 - j->run_start : 0;
 	format_size_kb(j->kb, sz, sizeof(sz));
 	if (hugetlb_global(j->kb, &g) == 0) {
 		j->rep.sr.overcommit_before = g.overcommit;

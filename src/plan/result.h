@@ -53,6 +53,7 @@ struct hp_size_result {
 	char afterwards[128];  /* what the main process did about it, or "" */
 	unsigned workers;
 	uint64_t ms;
+	uint64_t start_ms; /* when its work began, from the run's start */
 	uint64_t overcommit_before, overcommit_after;
 	uint64_t surplus_before, surplus_after;
 	uint64_t chunks, enomem;
