@@ -262,7 +262,7 @@ static int bool_is(const struct json_val *v, const char *key, bool want)
 	"enabled mode reserve threads timeout_ms granularity on_short textfile mounts "  \
 	"pages sources config digest problems"
 #define SIZE_KEYS                                                                        \
-	"size kb worked method method_note error workers ms start_ms overcommit_before "          \
+	"size kb worked method method_note error workers ms start_ms overcommit_before " \
 	"overcommit_after surplus_before surplus_after chunks chunks_refused trimmed "   \
 	"topped_up pages_by_workers kernel_route"
 #define NODE_KEYS "node cpus mem_total mem_free mem_basis basis_from floor workers sizes"
