@@ -57,11 +57,6 @@ expect_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got '$2', want '$3'"; fi
 }
 
-# JSON field of a file, by a Python expression on 'r' (the parsed record).
-jq_py() {
-	/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 # qemu_numa "MB:CPUS ...": QEMU's memory and NUMA options for nodes of MB MiB and
 # CPUS vCPUs each (0: a node without CPUs), in the array NUMA_ARGS, with the vCPUs
 # and MiB in all in NUMA_CPUS and NUMA_MEM
