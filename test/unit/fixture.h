@@ -9,6 +9,7 @@
 #define HUGEPAR_UNIT_FIXTURE_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,13 +83,18 @@ static inline int fixture_tree(struct fixture *fx, const char *const *lines)
 	return 0;
 }
 
-/* The machine, the simulated kernel on it, its topology. Returns 0 or -errno. */
+/* The machine, the simulated kernel on it, its topology. Returns 0 or -errno. Once
+ * a process: the simulated kernel stays open on the first tree (-EBUSY after). */
 static inline int fixture_make(struct fixture *fx, const char *const *lines)
 {
+	static bool made;
 	char p[160];
 	int rc;
 
 	memset(fx, 0, sizeof(*fx));
+	if (made)
+		return -EBUSY;
+	made = true;
 	settings_init(&fx->s);
 	snprintf(fx->dir, sizeof(fx->dir), "/tmp/hugepar-unit.XXXXXX");
 	if (!mkdtemp(fx->dir)) {

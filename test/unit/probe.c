@@ -86,7 +86,8 @@ static void test_probe_done(void)
 	fixture_remove(&fx);
 }
 
-/* No node gives a page, or the deadline has passed: no estimate, no workers. */
+/* No node gives a page, or (below) the deadline has passed: no estimate, no
+ * workers. */
 static void test_probe_nothing(void)
 {
 	machine(true);
@@ -98,7 +99,10 @@ static void test_probe_nothing(void)
 		     "auto: serial 0 ms, parallel 0 ms estimated") == 0);
 	CHECK(fixture_pages(0, 2048) == 0 && !fx.j.rep.timed_out);
 	fixture_remove(&fx);
+}
 
+static void test_probe_deadline(void)
+{
 	machine(false);
 	wants(0, 20, 4);
 	wants(1, 20, 4);
@@ -113,10 +117,8 @@ static void test_probe_nothing(void)
 }
 
 static const struct unit_test tests[] = {
-    {"probe_parallel", test_probe_parallel},
-    {"probe_next_node", test_probe_next_node},
-    {"probe_done", test_probe_done},
-    {"probe_nothing", test_probe_nothing},
-    {NULL, NULL},
+    {"probe_parallel", test_probe_parallel}, {"probe_next_node", test_probe_next_node},
+    {"probe_done", test_probe_done},	     {"probe_nothing", test_probe_nothing},
+    {"probe_deadline", test_probe_deadline}, {NULL, NULL},
 };
 UNIT_MODULE(probe, tests)

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * size.c - unit tests: one size's work in its order over the simulated kernel: shrink
+ * (exact mode), choose the method and say why, grow, reconcile nodes that got pages
+ * meant for others; the deadline, a stop, writes and reads that fail.
+ */
+#include <signal.h>
+
+#include "fixture.h"
+#include "size.h"
+#include "stop.h"
+
+static struct fixture fx;
+
+/* Two nodes of 4 CPUs and 8 GiB on a kernel release; node1: node 1's line. */
+static void machine(const char *release, const char *node1)
+{
+	char rel[32];
+	const char *lines[] = {"sizes 2048 1048576", rel,
+			       "node 0 cpus 0-3 mem 8G free 7G",
+			       node1 ? node1 : "node 1 cpus 4-7 mem 8G free 7G", NULL};
+
+	snprintf(rel, sizeof(rel), "release %s", release);
+	CHECK(fixture_make(&fx, lines) == 0);
+}
+
+/* A job of size kb from settings lines, run. */
+static void run(const char *const *settings, uint64_t kb, enum hp_method m)
+{
+	CHECK(fixture_job(&fx, settings, kb, m) == 0);
+	size_run(&fx.j);
+}
+
+static bool note(const char *want)
+{
+	if (strcmp(fx.j.rep.sr.method_note, want))
+		fprintf(stderr, "  method_note \"%s\"\n", fx.j.rep.sr.method_note);
+	return strcmp(fx.j.rep.sr.method_note, want) == 0;
+}
+
+static bool pools(uint64_t kb, uint64_t n0, uint64_t n1)
+{
+	return fixture_pages(0, kb) == n0 && fixture_pages(1, kb) == n1 &&
+	       fixture_pool(0, kb).surplus == 0 && fixture_pool(1, kb).surplus == 0;
+}
+
+static void test_size_grows(void)
+{
+	struct hp_cell cells[4] = {{.current = 5, .target = 5},
+				   {.current = 0, .target = 0},
+				   {.current = 9, .target = 3},
+				   {.current = 0, .target = 0}};
+	struct hp_plan p = {.nnodes = 2, .nsizes = 2, .cells = cells};
+
+	CHECK(!size_grows(&p, 0) && !size_grows(&p, 1));
+	cells[3].target = 1;
+	CHECK(!size_grows(&p, 0) && size_grows(&p, 1));
+}
+
+/* Per-node writes, one node after the other; nothing of the parallel path. */
+static void test_size_serial(void)
+{
+	static const char *const s[] = {"pages = 2M:100", NULL};
+	const struct hp_size_result *sr = &fx.j.rep.sr;
+
+	machine("6.12.0", NULL);
+	run(s, 2048, HP_METHOD_SERIAL);
+	CHECK(pools(2048, 100, 100));
+	CHECK(sr->method == HP_METHOD_SERIAL && note(""));
+	CHECK(sr->workers == 0 && sr->pages_by_workers == 0 && sr->trimmed == 0 &&
+	      sr->topped_up == 0 && sr->overcommit_before == 0 &&
+	      sr->overcommit_after == 0);
+	CHECK(!fx.j.rep.timed_out && !fx.j.rep.interrupted);
+	CHECK(fx.j.notes[0].note[0] == '\0' && fx.j.notes[1].note[0] == '\0');
+	fixture_remove(&fx);
+}
+
+/* Exact mode shrinks first, with writes, whatever the method asked. */
+static void test_size_shrink(void)
+{
+	static const char *const s[] = {"mode = exact", "pages = 2M:100@1", NULL};
+
+	machine("6.12.0", "node 1 cpus 4-7 mem 8G free 7G pool 2048:300");
+	run(s, 2048, HP_METHOD_PARALLEL);
+	CHECK(pools(2048, 0, 100));
+	CHECK(fx.j.rep.sr.method == HP_METHOD_SERIAL &&
+	      note("only shrinking: writes are the way"));
+	fixture_remove(&fx);
+}
+
+/* One node shrinks, then a worker grows the other. */
+static void test_size_shrink_grow(void)
+{
+	static const char *const s[] = {"mode = exact", "pages = 2M:100", "threads = 1",
+					NULL};
+
+	machine("6.12.0", "node 1 cpus 4-7 mem 8G free 7G pool 2048:300");
+	run(s, 2048, HP_METHOD_PARALLEL);
+	CHECK(pools(2048, 100, 100));
+	CHECK(fx.j.rep.sr.method == HP_METHOD_PARALLEL && fx.j.rep.sr.workers == 1 &&
+	      fx.j.rep.sr.pages_by_workers == 100);
+	fixture_remove(&fx);
+}
+
+/* The parallel path, and the reconcile after it: nothing to do when every worker's
+ * pages landed on its node. */
+static void test_size_parallel(void)
+{
+	static const char *const s[] = {"pages = 2M:100", "threads = 2", NULL};
+	const struct hp_size_result *sr = &fx.j.rep.sr;
+
+	machine("6.12.0", NULL);
+	run(s, 2048, HP_METHOD_PARALLEL);
+	CHECK(pools(2048, 100, 100));
+	CHECK(sr->method == HP_METHOD_PARALLEL && note("") && sr->workers == 2 &&
+	      sr->pages_by_workers == 200 && sr->trimmed == 0 && sr->topped_up == 0);
+	CHECK(sr->overcommit_after == 0 && sr->surplus_after == 0 && !sr->restore_failed);
+	CHECK(fx.j.notes[0].workers_peak == 1 && fx.j.notes[1].workers_settled == 1);
+	fixture_remove(&fx);
+}
+
+/* With the workers on each other's nodes (the seam's misplace), node 1 gets node 0's
+ * 100 and node 0 node 1's 50: the reconcile trims 50 from node 1 and tops node 0 up
+ * by 50. */
+static void test_size_misplaced(void)
+{
+	static const char *const s[] = {"pages = 2M:100@0 2M:50@1", "threads = 2", NULL};
+	const struct hp_size_result *sr = &fx.j.rep.sr;
+
+	setenv("HUGEPAR_FAULT", "misplace", 1);
+	machine("6.12.0", NULL);
+	run(s, 2048, HP_METHOD_PARALLEL);
+	CHECK(pools(2048, 100, 50));
+	CHECK(sr->method == HP_METHOD_PARALLEL && sr->pages_by_workers == 150 &&
+	      sr->trimmed == 50 && sr->topped_up == 50);
+	fixture_remove(&fx);
+}
+
+/* Gigantic pages before Linux 6.19 go serial, and the note says why. */
+static void test_size_gigantic(void)
+{
+	static const char *const s[] = {"pages = 1G:2", "threads = 2", NULL};
+
+	machine("6.12.0", NULL);
+	run(s, 1048576, HP_METHOD_PARALLEL);
+	CHECK(pools(1048576, 2, 2) && fx.j.rep.sr.method == HP_METHOD_SERIAL &&
+	      note("1G pages cannot be overcommitted before Linux 6.19"));
+	fixture_remove(&fx);
+}
+
+/* method=auto without a probe: gigantic pages and two workers at once... */
+static void test_size_auto_gigantic(void)
+{
+	static const char *const s[] = {"pages = 1G:2", "threads = 2", NULL};
+
+	machine("6.19.0", NULL);
+	run(s, 1048576, HP_METHOD_AUTO);
+	CHECK(pools(1048576, 2, 2) && fx.j.rep.sr.method == HP_METHOD_PARALLEL &&
+	      note("auto: 1G pages, 2 workers at once: no probe") &&
+	      fx.j.rep.sr.pages_by_workers == 4);
+	fixture_remove(&fx);
+}
+
+/* ...or a worker on each of two nodes. */
+static void test_size_auto_two(void)
+{
+	static const char *const s[] = {"pages = 2M:100", "threads = 2", NULL};
+
+	machine("6.12.0", NULL);
+	run(s, 2048, HP_METHOD_AUTO);
+	CHECK(pools(2048, 100, 100) && fx.j.rep.sr.method == HP_METHOD_PARALLEL &&
+	      note("auto: a worker on each of two nodes: no probe"));
+	fixture_remove(&fx);
+}
+
+/* The kernel refuses what the plan expected (gigantic overcommit): per-node writes
+ * do it all, and the note says why. */
+static void test_size_refused(void)
+{
+	static const char *const s[] = {"pages = 1G:2", "threads = 2", NULL};
+
+	machine("6.12.0", NULL);
+	CHECK(fixture_job(&fx, s, 1048576, HP_METHOD_PARALLEL) == 0);
+	fx.p.parallel[1] = true; /* as if the kernel were new enough */
+	plan_cell(&fx.p, 0, 1)->workers = plan_cell(&fx.p, 1, 1)->workers = 1;
+	size_run(&fx.j);
+	CHECK(pools(1048576, 2, 2) && fx.j.rep.sr.method == HP_METHOD_SERIAL &&
+	      note("kernel refuses overcommit of 1G pages"));
+	CHECK(fx.j.rep.sr.overcommit_after == 0 && fx.j.rep.sr.workers == 0);
+	fixture_remove(&fx);
+}
+
+/* No node with work has CPUs for workers. */
+static void test_size_no_cpus(void)
+{
+	static const char *const s[] = {"pages = 2M:100", "threads = 2", NULL};
+
+	machine("6.12.0", NULL);
+	CHECK(fixture_job(&fx, s, 2048, HP_METHOD_PARALLEL) == 0);
+	plan_cell(&fx.p, 0, 0)->workers = plan_cell(&fx.p, 1, 0)->workers = 0;
+	size_run(&fx.j);
+	CHECK(pools(2048, 100, 100) && fx.j.rep.sr.method == HP_METHOD_SERIAL &&
+	      note("no node with work has CPUs for workers"));
+	fixture_remove(&fx);
+}
+
+/* Past the deadline no node is written, and each says why, on either path. */
+static void deadline_past(enum hp_method m)
+{
+	static const char *const s[] = {"pages = 2M:100", "threads = 2", NULL};
+
+	machine("6.12.0", NULL);
+	CHECK(fixture_job(&fx, s, 2048, m) == 0);
+	fx.j.deadline = 0;
+	size_run(&fx.j);
+	CHECK(pools(2048, 0, 0) && fx.j.rep.timed_out && !fx.j.rep.interrupted);
+	CHECK(strcmp(fx.j.notes[0].note, "deadline reached") == 0 &&
+	      strcmp(fx.j.notes[1].note, "deadline reached") == 0);
+	CHECK(fx.j.rep.sr.overcommit_after == 0 && fx.j.rep.sr.pages_by_workers == 0);
+	fixture_remove(&fx);
+}
+
+static void test_size_deadline_serial(void)
+{
+	deadline_past(HP_METHOD_SERIAL);
+}
+
+static void test_size_deadline_parallel(void)
+{
+	deadline_past(HP_METHOD_PARALLEL);
+}
+
+/* A stop request, as the deadline. */
+static void test_size_stop(void)
+{
+	static const char *const s[] = {"pages = 2M:100", NULL};
+
+	machine("6.12.0", NULL);
+	CHECK(fixture_job(&fx, s, 2048, HP_METHOD_SERIAL) == 0);
+	stop_install();
+	raise(SIGTERM);
+	size_run(&fx.j);
+	CHECK(pools(2048, 0, 0) && fx.j.rep.interrupted && !fx.j.rep.timed_out);
+	CHECK(strcmp(fx.j.notes[0].note, "interrupted") == 0);
+	fixture_remove(&fx);
+}
+
+/* A node that cannot be read is left, and named; a failed write is named. */
+static void test_size_unreadable(void)
+{
+	static const char *const s[] = {"pages = 2M:100", NULL};
+
+	machine("6.12.0", NULL);
+	CHECK(fixture_job(&fx, s, 2048, HP_METHOD_SERIAL) == 0);
+	fx.t.nodes[1].id = 7;
+	size_run(&fx.j);
+	fx.t.nodes[1].id = 1;
+	CHECK(pools(2048, 100, 0));
+	CHECK(fx.j.notes[0].note[0] == '\0' &&
+	      strcmp(fx.j.notes[1].note,
+		     "cannot read the node's pool: No such file or directory") == 0);
+	fixture_remove(&fx);
+}
+
+static void test_size_write_fails(void)
+{
+	static const char *const s[] = {"pages = 2M:100", NULL};
+
+	setenv("HUGEPAR_FAULT", "write-node:2=EIO", 1);
+	machine("6.12.0", NULL);
+	run(s, 2048, HP_METHOD_SERIAL);
+	CHECK(pools(2048, 100, 0));
+	CHECK(fx.j.notes[0].note[0] == '\0' &&
+	      strcmp(fx.j.notes[1].note,
+		     "nr_hugepages write failed: Input/output error") == 0);
+	fixture_remove(&fx);
+}
+
+static const struct unit_test tests[] = {
+    {"size_grows", test_size_grows},
+    {"size_serial", test_size_serial},
+    {"size_shrink", test_size_shrink},
+    {"size_shrink_grow", test_size_shrink_grow},
+    {"size_parallel", test_size_parallel},
+    {"size_misplaced", test_size_misplaced},
+    {"size_gigantic", test_size_gigantic},
+    {"size_auto_gigantic", test_size_auto_gigantic},
+    {"size_auto_two", test_size_auto_two},
+    {"size_refused", test_size_refused},
+    {"size_no_cpus", test_size_no_cpus},
+    {"size_deadline_serial", test_size_deadline_serial},
+    {"size_deadline_parallel", test_size_deadline_parallel},
+    {"size_stop", test_size_stop},
+    {"size_unreadable", test_size_unreadable},
+    {"size_write_fails", test_size_write_fails},
+    {NULL, NULL},
+};
+UNIT_MODULE(size, tests)
