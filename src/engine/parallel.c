@@ -481,9 +481,12 @@ int size_parallel(struct size_job *j)
 		fault_at("release");
 		children_release(&pa.kids);
 		hugetlb_release(&pa.hold);
-		if (rc)
+		if (rc) {
 			snprintf(j->rep.sr.failure, sizeof(j->rep.sr.failure),
 				 "the commit write failed: %s", strerror(-rc));
+			/* what they held went with them: the commit kept none */
+			j->rep.sr.pages_by_workers = 0;
+		}
 		rc = 0;
 	}
 	parallel_free(&pa);

@@ -276,6 +276,23 @@ static void test_size_write_fails(void)
 	fixture_remove(&fx);
 }
 
+/* The commit fails: the workers' pages go with them, per-node writes do it all, and
+ * the size is said to be done serially. */
+static void test_size_commit_fails(void)
+{
+	static const char *const s[] = {"pages = 2M:100", "threads = 2", NULL};
+	const struct hp_size_result *sr = &fx.j.rep.sr;
+
+	setenv("HUGEPAR_FAULT", "commit=EIO", 1);
+	machine("6.12.0", NULL);
+	run(s, 2048, HP_METHOD_PARALLEL);
+	CHECK(pools(2048, 100, 100) && sr->topped_up == 200 && sr->pages_by_workers == 0);
+	CHECK(sr->method == HP_METHOD_SERIAL &&
+	      note("workers reserved 0 of 200 pages; per-node writes did the rest"));
+	CHECK(strcmp(sr->failure, "the commit write failed: Input/output error") == 0);
+	fixture_remove(&fx);
+}
+
 static const struct unit_test tests[] = {
     {"size_grows", test_size_grows},
     {"size_serial", test_size_serial},
@@ -293,6 +310,7 @@ static const struct unit_test tests[] = {
     {"size_stop", test_size_stop},
     {"size_unreadable", test_size_unreadable},
     {"size_write_fails", test_size_write_fails},
+    {"size_commit_fails", test_size_commit_fails},
     {NULL, NULL},
 };
 UNIT_MODULE(size, tests)
