@@ -252,12 +252,16 @@ static void add_mount(struct hp_settings *s, const char *key, const char *value,
 {
 	struct hp_mount m = {0};
 	char why[160], *buf = strdup(value);
+	int rc;
 
 	if (!buf) {
 		s->failed = true;
 		return;
 	}
-	if (value_mount(buf, &m, why, sizeof(why))) {
+	rc = value_mount(buf, &m, why, sizeof(why));
+	if (rc == -ENOMEM) {
+		s->failed = true; /* what it took is freed below */
+	} else if (rc) {
 		settings_problem(s, origin, key, value, "%s", why);
 	} else if (grow(s, (void **)&s->mounts, s->nmounts, sizeof(m))) {
 		m.text = strdup(value);

@@ -96,14 +96,20 @@ int value_mount(char *buf, struct hp_mount *m, char *why, size_t wlen)
 	if (opt)
 		*opt++ = '\0';
 	m->path = strdup(colon + 1);
+	if (!m->path)
+		return -ENOMEM;
 	for (char *o = opt ? strtok_r(opt, ",", &save) : NULL; o;
 	     o = strtok_r(NULL, ",", &save)) {
 		if (strncmp(o, "owner=", 6) == 0 && o[6]) {
 			free(m->owner);
 			m->owner = strdup(o + 6);
+			if (!m->owner)
+				return -ENOMEM;
 		} else if (strncmp(o, "group=", 6) == 0 && o[6]) {
 			free(m->group);
 			m->group = strdup(o + 6);
+			if (!m->group)
+				return -ENOMEM;
 		} else if (strncmp(o, "mode=", 5) == 0 &&
 			   parse_octal(o + 5, &mode) == 0 && mode <= 07777) {
 			m->mode = (unsigned)mode;

@@ -49,7 +49,8 @@ struct hp_mount {
 };
 
 /* Each returns 0 or -errno; an entry and a mount are parsed from a copy, changed in
- * place, and why says what is wrong. */
+ * place, and why says what is wrong (value_mount(): -ENOMEM when a copy of its own
+ * fails, with what it took in m for the caller to free). */
 int value_amount(const char *str, struct hp_amount *a);
 int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen);
 int value_mount(char *buf, struct hp_mount *m, char *why, size_t wlen);
