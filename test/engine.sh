@@ -189,6 +189,20 @@ if wanted refused; then
 	settled refused
 fi
 
+# a worker that cannot bind itself to its node: its pages may land right all the same
+# (here the simulated kernel's 6.12 rule puts node 0's there), but the record does not
+# call the node ok, and the run is partial
+if wanted bind-failed; then
+	two bind-failed 6.12.0
+	HUGEPAR_FAULT=bind=EINVAL run --method=parallel --cmdline "rd.hugepar.pages=2M:100@0"
+	expect_eq "bind-failed: pools" "$(pools)" "100 0"
+	expect_eq "bind-failed: status and exit" "$(field .status) $RC" "partial 64"
+	expect_eq "bind-failed: node 0 says why" \
+		"$(field '.nodes[0].sizes[0] | .status + ": " + .reason')" \
+		"partial: a worker could not bind itself to the node: Invalid argument"
+	settled bind-failed
+fi
+
 if wanted serial; then
 	two serial 6.12.0
 	run --method=serial --cmdline "rd.hugepar.pages=2M:100"

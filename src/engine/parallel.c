@@ -404,6 +404,8 @@ static uint64_t collect_workers(struct parallel *pa)
 		if (!c->reported)
 			continue; /* it died: what it held went with it */
 		held += m->held;
+		if (n >= 0 && m->bind_err && !j->notes[n].bind_err)
+			j->notes[n].bind_err = m->bind_err;
 		j->rep.sr.chunks += m->chunks;
 		j->rep.sr.enomem += m->refused;
 		if (n >= 0)

@@ -61,7 +61,8 @@ void worker_main(void *arg, int wfd, int ctl)
 	char c;
 
 	stop_install_worker();
-	/* Unbound, pages may land elsewhere: the coordinator's reconcile fixes that. */
+	/* Unbound, pages may land elsewhere: the coordinator's reconcile fixes that,
+	 * and the failure is reported (the record does not call such a node ok). */
 	bound = hugetlb_bind(job->node, job->cpus);
 	while (!m.err && !stop_requested() && now_ms() < job->deadline &&
 	       !__atomic_load_n(&job->slot->stop, __ATOMIC_RELAXED)) {
@@ -100,8 +101,7 @@ void worker_main(void *arg, int wfd, int ctl)
 	/* One report at the end: progress is in the shared memory, so the coordinator
 	 * is not woken for each claim. */
 	m.ms = now_ms() - start;
-	if (!m.err)
-		m.err = bound;
+	m.bind_err = bound;
 	xwrite(wfd, &m, sizeof(m));
 	/* Hold the reservations until let go; exit drops them. */
 	while (read(ctl, &c, 1) < 0 && errno == EINTR)

@@ -67,9 +67,21 @@ static int write_overcommit(uint64_t kb, uint64_t val)
 			      "nr_overcommit_hugepages");
 }
 
+/* libnuma reports a failed system call through numa_error(), which it lets a program
+ * define: its own prints "set_mempolicy: Invalid argument" and the caller learns
+ * nothing. Here the error is kept for bind() to return. */
+static int numa_errno;
+
+void numa_error(char *where)
+{
+	(void)where;
+	numa_errno = errno ? errno : EINVAL;
+}
+
 /*
  * Both, because kernels differ (doc/kernel-notes.md): 6.1 places a surplus page on
  * the node of the CPU that reserves it, 6.12 on the lowest node the bind allows.
+ * Returns 0 or the first call's -errno.
  */
 static int bind(unsigned node, const struct hp_idset *cpus)
 {
@@ -96,8 +108,11 @@ static int bind(unsigned node, const struct hp_idset *cpus)
 		if (!bm)
 			return -ENOMEM;
 		numa_bitmask_setbit(bm, node);
+		numa_errno = 0;
 		numa_set_membind(bm);
 		numa_bitmask_free(bm);
+		if (!rc && numa_errno)
+			rc = -numa_errno;
 	}
 	return rc;
 }

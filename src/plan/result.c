@@ -86,6 +86,13 @@ static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
 		snprintf(r->reason, sizeof(r->reason), "%llu of %llu: %s",
 			 (unsigned long long)r->achieved, (unsigned long long)c->target,
 			 short_why(res, sr, nn));
+	} else if (nn->bind_err) {
+		/* Pages that landed on the node anyway do not make a failed bind ok: on
+		 * another kernel, or with other work beside, they would not have. */
+		r->status = HP_STATUS_PARTIAL;
+		snprintf(r->reason, sizeof(r->reason),
+			 "a worker could not bind itself to the node: %s",
+			 strerror(-nn->bind_err));
 	} else if (c->target < c->current && kept) {
 		/* The kernel keeps pages in use as surplus until they are freed: the
 		 * pool is smaller, but the memory is not back yet. */

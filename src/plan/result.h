@@ -28,6 +28,7 @@ enum hp_status {
 struct cell_note {
 	uint64_t ms;		  /* time spent there */
 	char note[96];		  /* what stopped it, or "" */
+	int32_t bind_err;	  /* a worker could not bind itself to the node: -errno */
 	uint32_t workers_peak;	  /* workers started */
 	uint32_t workers_settled; /* the count the controller settled at */
 	uint32_t nrates;

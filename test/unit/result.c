@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* result.c - unit tests: judging the results, and the auto estimate. */
+#include <errno.h>
 #include <string.h>
 
 #include "kinfo.h"
@@ -83,9 +84,33 @@ static void test_judge(void)
 	CHECK(rc[1].status == HP_STATUS_OK && res.status == HP_STATUS_FAILED);
 }
 
+/* A node whose pages are all there, but whose worker could not bind itself to it, is
+ * not ok; one short of pages says why it is short. */
+static void test_judge_bind(void)
+{
+	struct hp_cell cells[2] = {
+	    {.requested_set = true, .current = 0, .requested = 10, .target = 10},
+	    {.requested_set = true, .current = 0, .requested = 10, .target = 10}};
+	struct hp_plan p = {.nnodes = 2, .nsizes = 1, .cells = cells};
+	struct hp_cell_result rc[2] = {{.achieved = 10}, {.achieved = 10}};
+	struct cell_note notes[2] = {{.bind_err = -EINVAL}, {0}};
+	struct hp_result res = {.cells = rc};
+
+	result_judge(&res, &p, notes, 0);
+	CHECK(rc[0].status == HP_STATUS_PARTIAL &&
+	      strcmp(rc[0].reason,
+		     "a worker could not bind itself to the node: Invalid argument") == 0);
+	CHECK(rc[1].status == HP_STATUS_OK && res.status == HP_STATUS_PARTIAL);
+	rc[0].achieved = 4;
+	result_judge(&res, &p, notes, 0);
+	CHECK(rc[0].status == HP_STATUS_PARTIAL &&
+	      strcmp(rc[0].reason, "4 of 10: node out of memory") == 0);
+}
+
 static const struct unit_test tests[] = {
     {"result", test_result},
     {"judge", test_judge},
+    {"judge_bind", test_judge_bind},
     {NULL, NULL},
 };
 UNIT_MODULE(result, tests)

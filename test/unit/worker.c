@@ -173,7 +173,8 @@ static void test_worker_bind_failed(void)
 	crew_init(&c, 100, 10, 0);
 	crew_add(&c, 1, 2048);
 	crew_collect(&c);
-	CHECK(c.rep[0].err == -EIO && c.rep[0].held == 100 && c.rep[0].refused == 0);
+	CHECK(c.rep[0].bind_err == -EIO && c.rep[0].err == 0 && c.rep[0].held == 100 &&
+	      c.rep[0].refused == 0);
 	CHECK(fixture_pool(0, 2048).surplus == 100 && fixture_pool(1, 2048).surplus == 0);
 	crew_free(&c);
 	fixture_remove(&fx);
@@ -189,7 +190,7 @@ static void test_worker_bind_unknown(void)
 	crew_init(&c, 20, 10, 0);
 	crew_add_on(&c, 9, fx.t.nodes[1].cpus, 2048, now_ms() + 3600 * 1000);
 	crew_collect(&c);
-	CHECK(c.rep[0].err == -EINVAL && c.rep[0].held == 20);
+	CHECK(c.rep[0].bind_err == -EINVAL && c.rep[0].err == 0 && c.rep[0].held == 20);
 	crew_free(&c);
 	fixture_remove(&fx);
 }
