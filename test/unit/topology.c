@@ -9,6 +9,7 @@
 
 #include "hugetlb.h"
 #include "path.h"
+#include "desc.h"
 #include "sim.h"
 #include "topology.h"
 #include "unit.h"
@@ -19,29 +20,7 @@ static char root[256];
 /* A fixture tree from a machine description (test/mkfixture.sh), as the root. */
 static int fixture(const char *desc)
 {
-	char p[512];
-	FILE *f;
-
-	if (strstr(dir, "XXXXXX") && !mkdtemp(dir)) {
-		CHECK(!"mkdtemp");
-		return -1;
-	}
-	snprintf(p, sizeof(p), "%s/desc", dir);
-	snprintf(root, sizeof(root), "%s/root", dir);
-	f = fopen(p, "w");
-	if (!f) {
-		CHECK(!"desc");
-		return -1;
-	}
-	fputs(desc, f);
-	fclose(f);
-	snprintf(p, sizeof(p), "bash test/mkfixture.sh '%s/desc' '%s'", dir, root);
-	if (system(p) != 0) {
-		CHECK(!"mkfixture.sh");
-		return -1;
-	}
-	path_set_root(root);
-	return 0;
+	return fixture_from_desc(dir, root, sizeof(root), desc);
 }
 
 /* The simulated kernel over the fixture, for the pools. */
