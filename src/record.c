@@ -272,7 +272,24 @@ int record_failure(const char *dir, const struct hp_settings *s,
 	return write_atomic(dir, body_failure, &a);
 }
 
-/* One line to the kernel log (when it can be opened) and to standard output. */
+/* Whether standard output is the journal: systemd names the stream it connects a
+ * service's output to in JOURNAL_STREAM, as "DEVICE:INODE" (systemd.exec(5)). */
+bool record_stdout_journal(void)
+{
+	const char *p = getenv("JOURNAL_STREAM");
+	uint64_t dev, ino;
+	struct stat st;
+
+	if (!p || parse_u64_at(&p, &dev) || *p++ != ':' || parse_u64_at(&p, &ino) ||
+	    *p)
+		return false;
+	return fstat(STDOUT_FILENO, &st) == 0 && (uint64_t)st.st_dev == dev &&
+	       (uint64_t)st.st_ino == ino;
+}
+
+/* One line to standard output and to the kernel log (when it can be opened). Where
+ * standard output is the journal, the journal also reads the kernel log, so the line
+ * goes there once, from the unit, its level in systemd's "<N>" prefix. */
 void record_log(int level, const char *fmt, ...)
 {
 	char line[RECORD_LOG_LINE], kmsg[4096];
@@ -282,6 +299,11 @@ void record_log(int level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	if (record_stdout_journal()) {
+		printf("<%d>hugepar: %s\n", level, line);
+		fflush(stdout);
+		return;
+	}
 	printf("hugepar: %s\n", line);
 	fflush(stdout);
 	if (path_build(kmsg, sizeof(kmsg), "/dev/kmsg"))

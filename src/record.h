@@ -27,8 +27,11 @@ int record_failure(const char *dir, const struct hp_settings *s,
 /* One summary line, and one warning per node that fell short, to /dev/kmsg and stdout. */
 void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 		 const struct hp_result *res, const struct hp_recovery *rec);
-/* One line, "hugepar: " first, to /dev/kmsg at a syslog level and to stdout. */
+/* One line, "hugepar: " first, to /dev/kmsg at a syslog level and to stdout; only to
+ * stdout, with a "<level>" prefix, where stdout is the journal. */
 void record_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whether stdout is the journal's stream, as JOURNAL_STREAM names it. */
+bool record_stdout_journal(void);
 
 /* A record read back. */
 struct hp_record {

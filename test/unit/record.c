@@ -14,6 +14,7 @@
 
 #include "file.h"
 #include "json.h"
+#include "macros.h"
 #include "path.h"
 #include "record.h"
 #include "record_fixture.h"
@@ -486,6 +487,71 @@ static void test_record_kmsg(void)
 	rm_rf(dir);
 }
 
+/* Under systemd, stdout is the journal, which reads the kernel log too: a line goes
+ * to stdout alone, its level in systemd's prefix. Any other JOURNAL_STREAM (another
+ * stream's, malformed, overflowing) leaves both. */
+static void test_record_journal(void)
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX", path[128], buf[512], env[64];
+	static const char *const other[] = {
+	    "", ":", "1:", ":1", "1:2x", " 1:2", "1:-2", "99999999999999999999:1",
+	};
+	struct stat st;
+	ssize_t n;
+	int fd, out;
+
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/dev", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/dev/kmsg", dir);
+	CHECK(mkfifo(path, 0600) == 0);
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	CHECK(freopen(path, "w", stdout) != NULL);
+	out = open(path, O_RDONLY);
+	CHECK(fstat(STDOUT_FILENO, &st) == 0);
+	path_set_root(dir);
+
+	snprintf(env, sizeof(env), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
+	setenv("JOURNAL_STREAM", env, 1);
+	CHECK(record_stdout_journal());
+	record_log(LOG_WARNING, "short by %d", 3);
+	n = read(fd, buf, sizeof(buf));
+	CHECK(n == 0); /* nothing in the kernel log: no writer came */
+	n = read(out, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK(strcmp(buf, "<4>hugepar: short by 3\n") == 0);
+
+	/* another stream's numbers, or none */
+	snprintf(env, sizeof(env), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino + 1);
+	setenv("JOURNAL_STREAM", env, 1);
+	CHECK(!record_stdout_journal());
+	for (size_t i = 0; i < ARRAY_SIZE(other); i++) {
+		setenv("JOURNAL_STREAM", other[i], 1);
+		CHECK(!record_stdout_journal());
+	}
+	unsetenv("JOURNAL_STREAM");
+	CHECK(!record_stdout_journal());
+	record_log(LOG_INFO, "ok");
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK(strcmp(buf, "<6>hugepar: ok\n") == 0);
+	n = read(out, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK(strcmp(buf, "hugepar: ok\n") == 0);
+
+	close(out);
+	close(fd);
+	freopen("/dev/null", "w", stdout);
+	path_set_root(NULL);
+	rm_rf(dir);
+}
+
 static const struct unit_test tests[] = {
     {"record_fields", test_record_fields},
     {"record_idle", test_record_idle},
@@ -495,6 +561,7 @@ static const struct unit_test tests[] = {
     {"record_hostile", test_record_hostile},
     {"record_hostile_dir", test_record_hostile_dir},
     {"record_kmsg", test_record_kmsg},
+    {"record_journal", test_record_journal},
     {NULL, NULL},
 };
 UNIT_MODULE(record, tests)
