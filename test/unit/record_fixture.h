@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * record_fixture.h - for test/unit/record.c: a run's settings, machine, plan and
- * result written down by hand, what its record must hold, and the checks of JSON
- * fields and temp dirs that go with them.
+ * record_fixture.h - for test/unit/record.c and record_log.c: a run's settings,
+ * machine, plan and result written down by hand, what its record must hold, and the
+ * checks of JSON fields and temp dirs that go with them (not every file uses all).
  */
 #ifndef HUGEPAR_RECORD_FIXTURE_H
 #define HUGEPAR_RECORD_FIXTURE_H
@@ -183,7 +183,7 @@ static void rm_rf(const char *dir)
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static char *slurp(const char *file, size_t *len)
+static inline char *slurp(const char *file, size_t *len)
 {
 	const char *kind;
 	char *text;
@@ -195,16 +195,19 @@ static char *slurp(const char *file, size_t *len)
 }
 
 /* The names in dir, sorted, joined by spaces ("" for none). */
-static void listing(const char *dir, char *buf, size_t len)
+static inline void listing(const char *dir, char *buf, size_t len)
 {
 	struct dirent **names;
 	int n = scandir(dir, &names, NULL, alphasort);
 
 	buf[0] = '\0';
 	for (int i = 0; i < n; i++) {
-		if (strcmp(names[i]->d_name, ".") && strcmp(names[i]->d_name, ".."))
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-				 buf[0] ? " " : "", names[i]->d_name);
+		size_t used = strlen(buf);
+
+		if (strcmp(names[i]->d_name, ".") && strcmp(names[i]->d_name, "..") &&
+		    snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+			     names[i]->d_name) >= (int)(len - used))
+			buf[used] = '\0'; /* a name that does not fit is left out */
 		free(names[i]);
 	}
 	free(n >= 0 ? names : NULL);
@@ -271,7 +274,7 @@ static int bool_is(const struct json_val *v, const char *key, bool want)
 	"workers_rates workers_why granularity unrounded ms status reason"
 #define RECOVERED_KEYS "size pid overcommit_found overcommit_put_back ok note"
 
-static void check_settings(const struct json_val *set)
+static inline void check_settings(const struct json_val *set)
 {
 	const struct json_val *a;
 
@@ -321,7 +324,7 @@ static void check_settings(const struct json_val *set)
 	}
 }
 
-static void check_recovered(const struct json_val *a)
+static inline void check_recovered(const struct json_val *a)
 {
 	CHECK(a && a->type == JSON_ARR && a->n == 2);
 	if (!a || a->n != 2)

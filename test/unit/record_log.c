@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* record_log.c - unit tests: the run's log lines, to the kernel log or the journal. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "macros.h"
+#include "path.h"
+#include "record.h"
+#include "record_fixture.h"
+#include "unit.h"
+
+/* The kernel log: a summary line at the run's level, a warning per short cell, the
+ * 1G route, a line per recovery; each one write to /dev/kmsg under the root. */
+static void test_record_kmsg(void)
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX", kmsg[128], buf[4096];
+	const char *want =
+	    "<4>hugepar: 2M: nr_overcommit_hugepages left at 300 by pid 77 put back to "
+	    "0\n"
+	    "<3>hugepar: 1G: nr_overcommit_hugepages left at 9 by pid 78 could not be "
+	    "put back to 1: Input/output error\n"
+	    "<4>hugepar: partial in 250 ms on 2 nodes, 4 workers, 2M 1636/1636 pages "
+	    "(parallel, 2100 asked: capped), 1G 1/2 pages (serial)\n"
+	    "<4>hugepar: node 2 2M: capped, floor kept: 1536 of 2000 requested\n"
+	    "<4>hugepar: node 2 1G: partial, 1 of 2: deadline reached\n"
+	    "<4>hugepar: 1G pages short: the kernel's own boot-time allocation would "
+	    "reserve them before memory fragments: add 'hugepagesz=1G hugepages=2:2' to "
+	    "the kernel command line\n";
+	ssize_t n, got = 0;
+	int fd;
+
+	fixture();
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(kmsg, sizeof(kmsg), "%s/dev", dir);
+	mkdir(kmsg, 0755);
+	snprintf(kmsg, sizeof(kmsg), "%s/dev/kmsg", dir);
+	/* a FIFO keeps each write apart, as the kernel's log does */
+	CHECK(mkfifo(kmsg, 0600) == 0);
+	fd = open(kmsg, O_RDONLY | O_NONBLOCK);
+	path_set_root(dir);
+	freopen("/dev/null", "w", stdout);
+	record_kmsg(&F.t, &F.p, &F.res, &F.rec);
+	while ((n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	buf[got > 0 ? got : 0] = '\0';
+	if (strcmp(buf, want))
+		fprintf(stderr, "kmsg:\n%s", buf);
+	CHECK(strcmp(buf, want) == 0);
+
+	/* disabled: one line; an error is said after the sizes */
+	got = 0;
+	F.rec.n = 0;
+	F.res.status = HP_STATUS_DISABLED;
+	record_kmsg(&F.t, &F.p, &F.res, &F.rec);
+	F.res.status = HP_STATUS_FAILED;
+	memset(F.res.sizes, 0, sizeof(F.res.sizes));
+	memset(F.cr, 0, sizeof(F.cr));
+	F.cr[3].achieved = 2; /* no 1G route */
+	strcpy(F.res.error, "no memory");
+	record_kmsg(&F.t, &F.p, &F.res, &F.rec);
+	while ((n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	buf[got > 0 ? got : 0] = '\0';
+	CHECK(strcmp(buf,
+		     "<6>hugepar: disabled, nothing done\n"
+		     "<3>hugepar: failed in 250 ms on 2 nodes, 4 workers, nothing to "
+		     "do: no memory\n") == 0);
+	close(fd);
+	path_set_root(NULL);
+	settings_free(&F.s);
+	rm_rf(dir);
+}
+
+/* Under systemd, stdout is the journal, which reads the kernel log too: a line goes
+ * to stdout alone, its level in systemd's prefix. Any other JOURNAL_STREAM (another
+ * stream's, malformed, overflowing) leaves both. */
+static void test_record_journal(void)
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX", path[128], buf[512], env[64];
+	static const char *const other[] = {
+	    "", ":", "1:", ":1", "1:2x", " 1:2", "1:-2", "99999999999999999999:1",
+	};
+	struct stat st;
+	ssize_t n;
+	int fd, out;
+
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/dev", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/dev/kmsg", dir);
+	CHECK(mkfifo(path, 0600) == 0);
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	CHECK(freopen(path, "w", stdout) != NULL);
+	out = open(path, O_RDONLY);
+	CHECK(fstat(STDOUT_FILENO, &st) == 0);
+	path_set_root(dir);
+
+	snprintf(env, sizeof(env), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
+	setenv("JOURNAL_STREAM", env, 1);
+	CHECK(record_stdout_journal());
+	record_log(LOG_WARNING, "short by %d", 3);
+	n = read(fd, buf, sizeof(buf));
+	CHECK(n == 0); /* nothing in the kernel log: no writer came */
+	n = read(out, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK(strcmp(buf, "<4>hugepar: short by 3\n") == 0);
+
+	/* another stream's numbers, or none */
+	snprintf(env, sizeof(env), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino + 1);
+	setenv("JOURNAL_STREAM", env, 1);
+	CHECK(!record_stdout_journal());
+	for (size_t i = 0; i < ARRAY_SIZE(other); i++) {
+		setenv("JOURNAL_STREAM", other[i], 1);
+		CHECK(!record_stdout_journal());
+	}
+	unsetenv("JOURNAL_STREAM");
+	CHECK(!record_stdout_journal());
+	record_log(LOG_INFO, "ok");
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK(strcmp(buf, "<6>hugepar: ok\n") == 0);
+	n = read(out, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK(strcmp(buf, "hugepar: ok\n") == 0);
+
+	close(out);
+	close(fd);
+	freopen("/dev/null", "w", stdout);
+	path_set_root(NULL);
+	rm_rf(dir);
+}
+
+static const struct unit_test tests[] = {
+    {"record_kmsg", test_record_kmsg},
+    {"record_journal", test_record_journal},
+    {NULL, NULL},
+};
+UNIT_MODULE(record_log, tests)
