@@ -8,6 +8,7 @@ MANDIR      ?= $(PREFIX)/share/man
 SYSCONFDIR  ?= /etc
 DRACUTDIR   ?= $(shell pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
 MODULEDIR   := $(DRACUTDIR)/90hugepar
+DRACUTCONFDIR ?= $(shell pkg-config --variable=dracutconfdir dracut 2>/dev/null || echo /usr/lib/dracut/dracut.conf.d)
 INITRAMFSDIR ?= $(PREFIX)/share/initramfs-tools
 UNITDIR     ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
 DOCDIR      ?= $(PREFIX)/share/doc/hugepar
@@ -178,8 +179,9 @@ deps:
 	@scripts/fetch-kernel.sh $(BUILD)/kernels 6.12 >/dev/null
 	@scripts/fetch-kernel.sh $(BUILD)/kernels 7 >/dev/null
 
-# The binary, the dracut module, the initramfs-tools hooks, /etc/hugepar.conf (only
-# when there is none), the man pages and the docs they point to.
+# The binary, the dracut module and the dracut setting that adds it to every
+# initramfs, the initramfs-tools hooks, /etc/hugepar.conf (only when there is none),
+# the man pages and the docs they point to.
 install: hugepar
 	install -D -m 0755 hugepar $(DESTDIR)$(SBINDIR)/hugepar
 	install -D -m 0755 module-setup.sh $(DESTDIR)$(MODULEDIR)/module-setup.sh
@@ -195,11 +197,13 @@ install: hugepar
 	install -D -m 0644 systemd/hugepar-verify.service $(DESTDIR)$(UNITDIR)/hugepar-verify.service
 	install -d $(DESTDIR)$(DOCDIR)/examples
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
-	install -m 0644 config/dracut-hugepar.conf systemd/examples/*.conf $(DESTDIR)$(DOCDIR)/examples/
+	install -m 0644 systemd/examples/*.conf $(DESTDIR)$(DOCDIR)/examples/
+	install -D -m 0644 config/dracut-hugepar.conf $(DESTDIR)$(DRACUTCONFDIR)/50-hugepar.conf
 
 # Everything install put there but your settings (/etc/hugepar.conf and its .d).
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/hugepar $(DESTDIR)$(UNITDIR)/hugepar-verify.service
+	rm -f $(DESTDIR)$(DRACUTCONFDIR)/50-hugepar.conf
 	rm -rf $(DESTDIR)$(MODULEDIR) $(DESTDIR)$(DOCDIR)
 	for f in $(ITOOLS); do rm -f $(DESTDIR)$(INITRAMFSDIR)/$$f; done
 	for f in $(MANS); do n=$$(basename $$f); rm -f $(DESTDIR)$(MANDIR)/man$${n##*.}/$$n; done
@@ -218,7 +222,7 @@ demo:
 	@$(MAKE) --no-print-directory hugepar
 	test/boot.sh demo
 
-# Cloud images (image/build.sh, doc/cloud-images.md): a Debian 12 disk image with
+# Cloud images (image/build.sh, doc/cloud-images.md): a Debian 13 disk image with
 # hugepar of each flavour, the settings of image/hugepar.conf; each build prints the
 # QEMU command that boots it. The package is built once, for both.
 IMAGEDIR    := $(BUILD)/image

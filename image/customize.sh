@@ -23,11 +23,10 @@ echo "LABEL=$label / ext4 defaults 0 1" >"$root/etc/fstab"
 # A lab image: root logs in on the console without a password.
 inroot passwd -d root >/dev/null
 
-# dracut, in the place of initramfs-tools: every module for any machine, and hugepar
-# through the dracut.conf.d file the package ships for image builders.
+# dracut, in the place of initramfs-tools: every module for any machine. Nothing is
+# written for hugepar: the package's own dracut.conf.d file adds it.
 if [ -x "$root/usr/bin/dracut" ]; then
 	echo 'hostonly="no"' >"$root/etc/dracut.conf.d/10-generic.conf"
-	cp "$root/usr/share/doc/hugepar/examples/dracut-hugepar.conf" "$root/etc/dracut.conf.d/90-hugepar.conf"
 fi
 for k in "$root"/lib/modules/*; do
 	k=${k##*/}
@@ -37,6 +36,16 @@ for k in "$root"/lib/modules/*; do
 		inroot update-initramfs -u -k "$k"
 	fi
 done
+# what went into the initramfs, a path a line, for image/build.sh to keep beside the
+# image
+for k in "$root"/lib/modules/*; do
+	k=${k##*/}
+	if [ -x "$root/usr/bin/dracut" ]; then
+		inroot lsinitrd "/boot/initrd.img-$k" | awk '{print $NF}'
+	else
+		inroot lsinitramfs "/boot/initrd.img-$k"
+	fi
+done >"$root/tmp/initramfs.list"
 
 # GRUB: the EFI program carries a config that finds the root by its label and reads
 # /boot/grub/grub.cfg there (the kernel's command line is edited in the image).

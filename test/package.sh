@@ -61,6 +61,7 @@ if wanted build; then
 	expect_eq "build: conffiles" "$(dpkg-deb --ctrl-tarfile "$DEB" | tar -xO ./conffiles)" /etc/hugepar.conf
 	for f in /usr/sbin/hugepar /etc/hugepar.conf /etc/hugepar.conf.d/ \
 		/usr/lib/dracut/modules.d/90hugepar/module-setup.sh /usr/lib/dracut/modules.d/90hugepar/hugepar.service \
+		/usr/lib/dracut/dracut.conf.d/50-hugepar.conf \
 		/usr/share/initramfs-tools/hooks/hugepar /usr/share/initramfs-tools/scripts/init-premount/hugepar \
 		/usr/share/initramfs-tools/scripts/init-bottom/hugepar /usr/share/man/man8/hugepar.8.gz \
 		/usr/share/man/man5/hugepar.conf.5.gz /usr/share/man/man7/dracut-hugepar.7.gz \
@@ -99,13 +100,22 @@ if wanted install; then
 	else
 		fail "install: mkinitramfs (see $P/mkinitramfs.log)"
 	fi
-	if dracut --quiet --force --no-hostonly --add hugepar "$P/initrd-dracut.img" "$KVER" >"$P/dracut.log" 2>&1; then
+	# dracut takes the module from the package's dracut.conf.d file, unasked, as
+	# initramfs-tools takes its hooks; --omit leaves it out
+	if dracut --quiet --force --no-hostonly "$P/initrd-dracut.img" "$KVER" >"$P/dracut.log" 2>&1; then
 		lsinitrd "$P/initrd-dracut.img" >"$P/dracut.list" 2>/dev/null
 		for f in usr/sbin/hugepar etc/hugepar.conf; do
-			check "install: dracut --add hugepar with the installed module: $f" grep -q " $f$" "$P/dracut.list"
+			check "install: dracut, with nothing written for hugepar: $f" grep -q " $f$" "$P/dracut.list"
 		done
 	else
-		fail "install: dracut --add hugepar (see $P/dracut.log)"
+		fail "install: dracut (see $P/dracut.log)"
+	fi
+	if dracut --quiet --force --no-hostonly --omit hugepar "$P/initrd-omit.img" "$KVER" >"$P/omit.log" 2>&1; then
+		lsinitrd "$P/initrd-omit.img" >"$P/omit.list" 2>/dev/null
+		check "install: dracut --omit hugepar leaves it out" sh -c "! grep -q ' usr/sbin/hugepar$' '$P/omit.list'"
+		check "install: dracut --omit hugepar: the rest is there" grep -q ' usr/lib/systemd/systemd$\| init$' "$P/omit.list"
+	else
+		fail "install: dracut --omit hugepar (see $P/omit.log)"
 	fi
 	if dpkg -r hugepar >"$P/remove.log" 2>&1; then pass "install: dpkg -r"; else fail "install: dpkg -r (see $P/remove.log)"; fi
 	left=$(grep -v '/$' "$P/files" | while read -r f; do [ -e "$f" ] && echo "$f"; done)
