@@ -6,23 +6,24 @@
 # initramfs built from them; then a GPT disk with an EFI system partition (GRUB, its
 # own config embedded) and the root file system, made without loop devices or mounts.
 # Prints where the image is and the QEMU command that boots it; OUTPUT.packages lists
-# the packages in the image and their versions. Root only.
+# the packages in the image and their versions, OUTPUT.initramfs the files of its
+# initramfs. Root only.
 #
 #   image/build.sh [options] OUTPUT.img
-#     --flavour F     initramfs-tools (Debian's default) or dracut (default
-#                     initramfs-tools)
+#     --flavour F     initramfs-tools (Debian 12 and 13's default generator) or
+#                     dracut (unstable's) (default initramfs-tools)
 #     --settings FILE the image's settings (default image/hugepar.conf), installed as
 #                     /etc/hugepar.conf.d/50-image.conf
 #     --tree DIR      files copied over the root before the initramfs is built (units,
 #                     drop-ins)
 #     --deb FILE      the hugepar package to install (default: built from this tree
 #                     into build/image/deb)
-#     --suite S       Debian suite (default bookworm)
+#     --suite S       Debian suite: bookworm, trixie or sid (default trixie)
 #     --size SIZE     the root file system's size (default 2G)
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-flavour=initramfs-tools settings=$TOP/image/hugepar.conf tree="" deb="" suite=bookworm size=2G
+flavour=initramfs-tools settings=$TOP/image/hugepar.conf tree="" deb="" suite=trixie size=2G
 
 usage() {
 	sed -n 's/^#   //p; s/^#     /  /p' "$0" >&2
@@ -118,7 +119,8 @@ mmdebstrap --variant=minbase --include="$pkgs" --aptopt='Acquire::Check-Valid-Un
 	${tree:+--customize-hook="sync-in '$tree' /"} \
 	--customize-hook="'$TOP/image/customize.sh' \"\$1\" $label" \
 	--customize-hook="download /tmp/BOOTX64.EFI '$work/efi.$$/BOOTX64.EFI'" \
-	--customize-hook='rm -f "$1/tmp/BOOTX64.EFI"' \
+	--customize-hook="download /tmp/initramfs.list '$out.initramfs'" \
+	--customize-hook='rm -f "$1/tmp/BOOTX64.EFI" "$1/tmp/initramfs.list"' \
 	"$suite" "$root" "$work/sources.$$" >"$out.log" 2>&1 ||
 	die "mmdebstrap failed (see $out.log)"
 echo "image: the root took $(($(date +%s) - start)) s ($(du -sh "$root" | cut -f1))" >&2

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Cloud images: the images image/build.sh makes (Debian 12, systemd, the cloud kernel,
-# the .deb installed with apt, shares, a floor, a mount, on_short), of both flavours
-# (initramfs-tools and dracut), each booted unchanged by UEFI firmware on several
-# emulated machine shapes, under systemd as PID 1. The test images carry a stand-in
+# Cloud images: the images image/build.sh makes (systemd, the cloud kernel, the .deb
+# installed with apt, shares, a floor, a mount, on_short), each booted unchanged by
+# UEFI firmware on emulated machine shapes, under systemd as PID 1: Debian 13 of both
+# flavours (initramfs-tools and dracut) on five shapes, Debian unstable with its
+# default generator (dracut) on three, Debian 12 (initramfs-tools) on two. The test images carry a stand-in
 # consumer unit (ordered by the package's kubelet drop-in) and a reporter unit that
 # writes what the boot did onto a second disk (test/image/). Root only.
-#   IMAGE_FLAVOURS="initramfs-tools dracut"   the flavours to build and boot
+#   IMAGE_FLAVOURS="initramfs-tools dracut"   the Debian 13 flavours to build and boot
 . "$(dirname "$0")/lib.sh"
 
 I=$OUT/image
@@ -38,8 +39,8 @@ declare -A SHAPE=(
 )
 SHAPES="one two three cpuless tight"
 # The two-node shape's 2M pools ("NODE COUNT ...") under the image's settings, 40% of
-# each node, as initramfs-tools-two gives them: broken-two and stale-two must come out
-# the same without booting it.
+# each node, as initramfs-tools-two gives them: broken-two and stale-two (and the
+# dracut ones) must come out the same without booting it.
 TWO_POOLS="0 304 1 304"
 
 # The test units, the package's own kubelet drop-in for the consumer, and the
@@ -65,14 +66,17 @@ if [ -z "$LISTING" ]; then
 fi
 
 # build NAME FLAVOUR [SETTINGS [SUITE]]: an image from this tree's package (built
-# once).
+# once), of Debian 13 unless SUITE says otherwise. The package alone puts hugepar
+# into the initramfs, with either generator: image/customize.sh writes nothing for it.
 DEB=""
 build() {
-	local name=$1 flavour=$2 settings=${3:-$TOP/image/hugepar.conf} suite=${4:-bookworm} start=$SECONDS
+	local name=$1 flavour=$2 settings=${3:-$TOP/image/hugepar.conf} suite=${4:-trixie} start=$SECONDS
 	if "$TOP/image/build.sh" --flavour "$flavour" --settings "$settings" --tree "$tree" \
 		--suite "$suite" ${DEB:+--deb "$DEB"} "$I/$name.img" >"$I/$name.build" 2>&1; then
 		pass "$name-image: built ($suite, $flavour, $((SECONDS - start)) s)"
 		[ -n "$DEB" ] || DEB=$(ls "$TOP"/build/image/deb/hugepar_*.deb)
+		check "$name-image: hugepar in its initramfs, by the package alone" \
+			grep -qx 'usr/sbin/hugepar' "$I/$name.img.initramfs"
 	else
 		fail "$name-image: build ($flavour), see $I/$name.build and $I/$name.img.log"
 		tail -n 5 "$I/$name.build"
@@ -88,8 +92,10 @@ image() {
 	if [ -z "${BUILT[$1]:-}" ]; then
 		BUILT[$1]=1
 		case $1 in
-		next) build next initramfs-tools "$TOP/image/hugepar.conf" sid ;;
+		next) build next dracut "$TOP/image/hugepar.conf" sid ;;
+		old) build old initramfs-tools "$TOP/image/hugepar.conf" bookworm ;;
 		fail | broken) build "$1" initramfs-tools "$I/$1.conf" ;;
+		fail-dracut | broken-dracut) build "$1" dracut "$I/${1%-dracut}.conf" ;;
 		*) build "$1" "$1" ;;
 		esac
 	fi
@@ -119,11 +125,14 @@ boot() {
 		-drive "file=$I/$name.report,format=raw,if=none,id=report" \
 		-device virtio-blk-pci,drive=report,serial=hpreport \
 		-display none -monitor none -serial "file:$I/$name.log" -no-reboot >/dev/null 2>&1
+	local rc=$?
 	if tar -C "$I/$name" -xf "$I/$name.report" 2>/dev/null && [ -s "$I/$name/target" ]; then
 		pass "$name: booted $2 on $3 ($topo) and reported ($((SECONDS - start)) s)"
 		rm -f "$I/$name.report"
 	else
-		fail "$name: booted $2 on $3, no report (see $I/$name.log)"
+		# where it stopped, for a log that is not kept past the run
+		fail "$name: booted $2 on $3, no report ($([ $rc = 124 ] && echo "still running after 600 s" || echo "QEMU exit $rc") after $((SECONDS - start)) s; see $I/$name.log)"
+		tail -n 25 "$I/$name.log" | sed 's/^/     | /'
 		return 1
 	fi
 }
@@ -191,6 +200,7 @@ shape_case() {
 	check "$name: the textfile parses" sh -c "/usr/bin/python3 '$TOP/test/check-prometheus.py' '$c/hugepar.prom' >'$c/prom.txt' 2>&1"
 	expect_eq "$name: hugepar status --check" "$(cat "$c/check.rc")" 0
 	expect_eq "$name: no error from hugepar in the journal" "$(grep -c -i hugepar "$c/journal-err")" 0
+	expect_eq "$name: the summary once in the journal" "$(grep -c 'hugepar: [a-z]* in [0-9]* ms on' "$c/journal")" 1
 }
 
 for f in $FLAVOURS; do
@@ -212,8 +222,9 @@ for f in $FLAVOURS; do
 	fi
 done
 
-# The kernels the distribution ships next: the same package and settings in an image
-# of Debian's unstable suite, whose cloud kernel is 7.x, on three of the shapes.
+# What the distribution ships next: the same package and settings in an image of
+# Debian's unstable suite with its default generator, dracut (dracut-ng), systemd in
+# the initramfs and the 7.x cloud kernel, on three of the shapes.
 for s in two cpuless tight; do
 	st=ok
 	[ "$s" = tight ] && st=partial
@@ -221,28 +232,45 @@ for s in two cpuless tight; do
 		check "next-$s: the kernel is 7.x ($(cat "$I/next-$s/kernel"))" grep -q '^7\.' "$I/next-$s/kernel"
 done
 
-# The failure paths a fleet sees, on the initramfs-tools image (Debian's default).
-# on_short = fail on a machine too small for its share: verify fails, the consumer
-# that requires it does not start, the journal says why, the boot goes on.
-if boot fail-tight fail tight; then
-	c=$I/fail-tight
-	expect_eq "fail-tight: multi-user.target reached" "$(cat "$c/target")" active
-	expect_eq "fail-tight: hugepar-verify.service failed" "$(prop fail-tight hugepar-verify ActiveState) $(prop fail-tight hugepar-verify Result)" "failed exit-code"
-	expect_eq "fail-tight: the consumer did not start" "$(prop fail-tight hugepar-consumer ActiveState) $(prop fail-tight hugepar-consumer ExecMainStartTimestampMonotonic)" "inactive 0"
-	check "fail-tight: the journal says the consumer's dependency failed" \
+# Debian 12, the release before: its initramfs-tools, systemd 252 and 6.1 kernel.
+for s in two tight; do
+	st=ok
+	[ "$s" = tight ] && st=partial
+	shape_case "old-$s" old "$s" "$st" &&
+		check "old-$s: the kernel is 6.1 ($(cat "$I/old-$s/kernel"))" grep -q '^6\.1\.' "$I/old-$s/kernel"
+done
+
+# The failure paths a fleet sees, on each generator's image.
+# fail_case CASE IMAGE: on_short = fail on a machine too small for its share: verify
+# fails, the consumer that requires it does not start, the journal says why, the boot
+# goes on.
+fail_case() {
+	local name=$1 c=$I/$1
+	boot "$name" "$2" tight || return
+	expect_eq "$name: multi-user.target reached" "$(cat "$c/target")" active
+	expect_eq "$name: hugepar-verify.service failed" "$(prop "$name" hugepar-verify ActiveState) $(prop "$name" hugepar-verify Result)" "failed exit-code"
+	expect_eq "$name: the consumer did not start" "$(prop "$name" hugepar-consumer ActiveState) $(prop "$name" hugepar-consumer ExecMainStartTimestampMonotonic)" "inactive 0"
+	check "$name: the journal says the consumer's dependency failed" \
 		grep -q 'Dependency failed for.*[Ss]tand-in' "$c/journal"
-	check "fail-tight: the journal says which node is short" grep -q 'hugepar: node 0 2M: [0-9]* of [0-9]* pages asked for' "$c/journal"
-	expect_eq "fail-tight: the record" "$(jq -r .status "$c/status.json")" partial
-fi
-# A broken settings file baked in: what can be used is, the rest is said.
-if boot broken-two broken two; then
-	c=$I/broken-two
-	expect_eq "broken-two: multi-user.target reached" "$(cat "$c/target")" active
-	check "broken-two: hugepar status names the bad reserve" grep -q '50-image.conf:[0-9]*.*reserve.*512Q' "$c/status.txt"
-	check "broken-two: hugepar status names the bad mount" grep -q '50-image.conf:[0-9]*.*mount.*3M' "$c/status.txt"
-	expect_eq "broken-two: the record keeps both problems" "$(jq '.settings.problems | length' "$c/status.json")" 2
-	expect_eq "broken-two: the rest applied: 40% of each node" "$(nodes broken-two pools)" "$TWO_POOLS"
-fi
+	check "$name: the journal says which node is short" grep -q 'hugepar: node 0 2M: [0-9]* of [0-9]* pages asked for' "$c/journal"
+	expect_eq "$name: the record" "$(jq -r .status "$c/status.json")" partial
+}
+# broken_case CASE IMAGE: a broken settings file baked in: what can be used is, the
+# rest is said.
+broken_case() {
+	local name=$1 c=$I/$1
+	boot "$name" "$2" two || return
+	expect_eq "$name: multi-user.target reached" "$(cat "$c/target")" active
+	check "$name: hugepar status names the bad reserve" grep -q '50-image.conf:[0-9]*.*reserve.*512Q' "$c/status.txt"
+	check "$name: hugepar status names the bad mount" grep -q '50-image.conf:[0-9]*.*mount.*3M' "$c/status.txt"
+	expect_eq "$name: the record keeps both problems" "$(jq '.settings.problems | length' "$c/status.json")" 2
+	expect_eq "$name: the rest applied: 40% of each node" "$(nodes "$name" pools)" "$TWO_POOLS"
+}
+fail_case fail-tight fail
+broken_case broken-two broken
+# the same on dracut: two more images, in make check-all
+long_case fail-dracut-tight && fail_case fail-dracut-tight fail-dracut
+long_case broken-dracut-two && broken_case broken-dracut-two broken-dracut
 # Settings changed in the image after it was built, without a new initramfs: the
 # booted machine reports them stale. The image's root file system is edited in place
 # (debugfs, at the root partition's offset).
@@ -264,13 +292,16 @@ fi
 
 # an image no selected case boots, when its build is selected (as every one is in a
 # whole run)
-for n in $FLAVOURS next fail broken; do
+for n in $FLAVOURS next old fail broken; do
 	wanted "$n-image" && image "$n"
+done
+for n in fail-dracut broken-dracut; do
+	long_case "$n-image" && image "$n"
 done
 
 # The exact versions the images tested, in the suite's closing lines: the suites,
 # unstable above all, move under it (image/build.sh lists what went in).
-for n in $FLAVOURS next fail broken; do
+for n in $FLAVOURS next old fail broken fail-dracut broken-dracut; do
 	[ -n "${BUILT[$n]:-}" ] && [ -s "$I/$n.img.packages" ] || continue
 	echo "versions: image $n: $(grep -E '^(linux-image-[^ ]*|systemd|dracut|dracut-core|initramfs-tools|hugepar) ' \
 		"$I/$n.img.packages" | paste -sd, | sed 's/,/, /g')"
