@@ -6,7 +6,9 @@
 # packages extracted and their versions. Prints the kernel release. Nothing is done
 # when it is there already.
 #   fetch-kernel.sh DIR [6.12]   linux-image-6.12.*+deb12-amd64-unsigned, the kernel
-#                                Debian 13 ships, from Debian 12's archive
+#                                Debian 13 ships, from Debian 12's archive; nothing
+#                                on a machine that has a 6.12 kernel installed (Debian
+#                                13's own), which the boot tests take first
 #   fetch-kernel.sh DIR 7        the newest 7.x in Debian's unstable archive
 #                                (linux-binary, linux-modules and linux-base
 #                                packages; vmlinuz in /usr/lib/modules/KVER), read
@@ -44,6 +46,12 @@ newest() {
 
 case $series in
 6.12)
+	for m in /lib/modules/6.12.*-amd64; do
+		if [ -f "$m/modules.dep" ] && [ -r "/boot/vmlinuz-${m##*/}" ]; then
+			echo "${m##*/}"
+			exit 0
+		fi
+	done
 	APT="-o APT::Sandbox::User=root -qq"
 	pat='^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$'
 	pkg=$(newest "$pat")

@@ -1,20 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A fresh Debian 12 machine: a minimal root made with mmdebstrap (nothing in it but
-# Debian's minbase and make, which the README's commands are typed into), the tree
-# copied in, `make deps`, then the suites that need neither QEMU nor live huge pages:
-# unit, golden, command line, simulated kernel and the Debian package. A tool or a
+# A fresh Debian machine (12; 13 as well when asked): for each, a minimal root made
+# with mmdebstrap (nothing in it but Debian's minbase and make, which the README's
+# commands are typed into), the tree copied in, `make deps`, then the suites that need
+# neither QEMU nor live huge pages: unit, golden, command line, simulated kernel and
+# the Debian package. A tool or a
 # Python module that scripts/deps.sh does not install fails here, whatever this
 # machine has installed by hand. Root only.
 # Cases: root (the minbase root), deps (make deps in it), build (make in it), and one
 # per suite run in it (unit golden cli engine package); each needs the steps before
-# it, which only the selected cases do.
-#   FRESH_KEEP=1   keep the root (test/out/fresh/root) after a run that passed too
+# it, which only the selected cases do; each case is run in each release.
+#   FRESH_SUITE="bookworm trixie"   the releases, by suite (default bookworm, the
+#                  release of the machines this suite runs on)
+#   FRESH_KEEP=1   keep the roots (test/out/fresh/SUITE/root) after a run that passed
+#                  too
 . "$(dirname "$0")/lib.sh"
 
-F=$OUT/fresh
-ROOT=$F/root
-SUITE=${FRESH_SUITE:-bookworm}
+RELEASES=${FRESH_SUITE:-bookworm}
 # Downloaded packages are kept between runs (build/fresh-archives): a cache of
 # Debian's .debs, not an install; each run's root starts from minbase.
 CACHE=$TOP/build/fresh-archives
@@ -34,38 +36,73 @@ fi
 # shellcheck disable=SC2086
 any_wanted $CASES || { echo "fresh: $(summary_line)"; exit 0; }
 
-rm -rf "$F"
-mkdir -p "$F" "$CACHE"
-"$TOP/scripts/apt-sources.sh" "$SUITE" >"$F/sources.list"
+rm -rf "${OUT:?}/fresh"
+mkdir -p "$CACHE"
 
-start=$(date +%s)
-if mmdebstrap --variant=minbase --include=make --skip=cleanup/apt/cache \
-	"$SUITE" "$ROOT" "$F/sources.list" >"$F/mmdebstrap.log" 2>&1; then
-	pass "root: mmdebstrap: a $SUITE root with minbase and make ($(($(date +%s) - start)) s)"
-else
-	tail -n 20 "$F/mmdebstrap.log"
-	# said once, under the first case selected
-	for c in $CASES; do wanted "$c" && { fail "$c: mmdebstrap (see $F/mmdebstrap.log)"; break; }; done
-	echo "fresh: $(summary_line)"
-	exit 0
-fi
-check "root: the fresh root has no python3" test ! -e "$ROOT/usr/bin/python3"
+# fresh SUITE: every selected case in a fresh root of SUITE; its checks name it
+fresh() {
+	local SUITE=$1 F=$OUT/fresh/$1 ROOT=$OUT/fresh/$1/root start line c s
+	mkdir -p "$F"
+	"$TOP/scripts/apt-sources.sh" "$SUITE" >"$F/sources.list"
 
-# The tree as a clone has it: its git directory, and the files git tracks or does not
-# ignore (this tree's own changes included); no build output, no fetched source.
-mkdir -p "$ROOT/src/hugepar"
-(cd "$TOP" && git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$ROOT/src/hugepar")
-cp -a "$(cd "$TOP" && git rev-parse --absolute-git-dir)" "$ROOT/src/hugepar/.git"
+	start=$(date +%s)
+	if mmdebstrap --variant=minbase --include=make --skip=cleanup/apt/cache \
+		"$SUITE" "$ROOT" "$F/sources.list" >"$F/mmdebstrap.log" 2>&1; then
+		pass "root: mmdebstrap: a $SUITE root with minbase and make ($(($(date +%s) - start)) s)"
+	else
+		tail -n 20 "$F/mmdebstrap.log"
+		# said once, under the first case selected
+		for c in $CASES; do wanted "$c" && { fail "$c: $SUITE: mmdebstrap (see $F/mmdebstrap.log)"; break; }; done
+		return
+	fi
+	check "root: $SUITE: the fresh root has no python3" test ! -e "$ROOT/usr/bin/python3"
 
-# finish: the count, and the root removed unless kept; a failed run keeps the root,
-# for its logs (test/out/fresh/root/src/hugepar/test/out)
-finish() {
+	# The tree as a clone has it: its git directory, and the files git tracks or does
+	# not ignore (this tree's own changes included); no build output, no fetched
+	# source.
+	mkdir -p "$ROOT/src/hugepar"
+	(cd "$TOP" && git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$ROOT/src/hugepar")
+	cp -a "$(cd "$TOP" && git rev-parse --absolute-git-dir)" "$ROOT/src/hugepar/.git"
+
+	# shellcheck disable=SC2086
+	if any_wanted ${CASES#root }; then
+		start=$(date +%s)
+		if inside "$ROOT" "make deps" >"$F/deps.log" 2>&1; then
+			pass "deps: $SUITE: make deps in the fresh root ($(($(date +%s) - start)) s)"
+		else
+			fail "deps: $SUITE: make deps in the fresh root (see $F/deps.log)"
+			wanted deps && tail -n 20 "$F/deps.log"
+		fi
+		check "deps: $SUITE: make deps gave the fresh root /usr/bin/python3" test -x "$ROOT/usr/bin/python3"
+	fi
+
+	# The suites, each as run.sh runs it; their lines are shown with a "fresh:"
+	# prefix and each suite's count is one check here.
+	# shellcheck disable=SC2086
+	if any_wanted ${CASES#root deps }; then
+		start=$(date +%s)
+		inside "$ROOT" "make -s hugepar hugepar-test build/unit build/simctl" >"$F/build.log" 2>&1
+		check "build: $SUITE: make: the binary, the test build and the unit tests build in the fresh root" \
+			test -x "$ROOT/src/hugepar/hugepar" -a -x "$ROOT/src/hugepar/build/unit"
+		for s in $SUITES; do
+			c=$(case_of "$s")
+			wanted "$c" || continue
+			inside "$ROOT" "$s" >"$F/$(basename "$s").log" 2>&1
+			line=$(tail -n 1 "$F/$(basename "$s").log")
+			grep '^FAIL' "$F/$(basename "$s").log" | sed "s/^/     fresh $SUITE: /"
+			if [[ $line =~ ([0-9]+)\ passed,\ 0\ failed ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]; then
+				pass "$c: fresh $SUITE root: $s: $line"
+			else
+				fail "$c: fresh $SUITE root: $s: ${line:-no count} (see $F/$(basename "$s").log)"
+			fi
+		done
+		echo "     fresh $SUITE root: the suites took $(($(date +%s) - start)) s"
+	fi
+	# a failed run keeps the root, for its logs (test/out/fresh/SUITE/root/src/hugepar/test/out)
 	[ -n "${FRESH_KEEP:-}" ] || [ "$FAILED" != 0 ] || rm -rf "$ROOT"
-	echo "fresh: $(summary_line)"
-	exit 0
 }
 
-# inside COMMAND: run COMMAND in the root as root, in a mount namespace of its own
+# inside ROOT COMMAND: run COMMAND in ROOT as root, in a mount namespace of its own
 # (the mounts go with it), with a plain environment and the root's own PATH.
 inside() {
 	unshare -m --propagation private -- sh -c '
@@ -76,40 +113,10 @@ inside() {
 		cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null
 		exec chroot "$r" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-			/bin/bash -c "cd /src/hugepar && $c"' sh "$ROOT" "$1" "$CACHE"
+			/bin/bash -c "cd /src/hugepar && $c"' sh "$1" "$2" "$CACHE"
 }
 
-# shellcheck disable=SC2086
-any_wanted ${CASES#root } || finish
-start=$(date +%s)
-if inside "make deps" >"$F/deps.log" 2>&1; then
-	pass "deps: make deps in the fresh root ($(($(date +%s) - start)) s)"
-else
-	fail "deps: make deps in the fresh root (see $F/deps.log)"
-	wanted deps && tail -n 20 "$F/deps.log"
-fi
-check "deps: make deps gave the fresh root /usr/bin/python3" test -x "$ROOT/usr/bin/python3"
-
-# The suites, each as run.sh runs it; their lines are shown with a "fresh:" prefix and
-# each suite's count is one check here.
-# shellcheck disable=SC2086
-any_wanted ${CASES#root deps } || finish
-start=$(date +%s)
-inside "make -s hugepar hugepar-test build/unit build/simctl" >"$F/build.log" 2>&1
-check "build: make: the binary, the test build and the unit tests build in the fresh root" \
-	test -x "$ROOT/src/hugepar/hugepar" -a -x "$ROOT/src/hugepar/build/unit"
-for s in $SUITES; do
-	c=$(case_of "$s")
-	wanted "$c" || continue
-	inside "$s" >"$F/$(basename "$s").log" 2>&1
-	line=$(tail -n 1 "$F/$(basename "$s").log")
-	grep '^FAIL' "$F/$(basename "$s").log" | sed 's/^/     fresh: /'
-	if [[ $line =~ ([0-9]+)\ passed,\ 0\ failed ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]; then
-		pass "$c: fresh root: $s: $line"
-	else
-		fail "$c: fresh root: $s: ${line:-no count} (see $F/$(basename "$s").log)"
-	fi
+for r in $RELEASES; do
+	fresh "$r"
 done
-echo "     fresh root: the suites took $(($(date +%s) - start)) s"
-
-finish
+echo "fresh: $(summary_line)"
