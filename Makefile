@@ -240,6 +240,7 @@ bench:
 	ADAPT_RUNS=5 bench/adapt.sh
 	bench/sim1g.sh
 	bench/qemu.sh
+	bench/idle.sh
 	bench/plot.sh
 
 clean:

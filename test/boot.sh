@@ -79,9 +79,12 @@ make_itools() {
 	[ "$flavour" = itools-test ] && bin=$TOP/hugepar-test
 	rm -rf "$conf"
 	mkdir -p "$conf/hooks" "$conf/scripts/init-premount" "$conf/scripts/init-bottom" "$conf/conf.d"
-	cp "$TOP/initramfs-tools/hooks/hugepar" "$conf/hooks/"
-	cp "$TOP/initramfs-tools/scripts/init-premount/hugepar" "$conf/scripts/init-premount/"
-	cp "$TOP/initramfs-tools/scripts/init-bottom/hugepar" "$conf/scripts/init-bottom/"
+	# itools-none: without hugepar, for bench/idle.sh
+	if [ "$flavour" != itools-none ]; then
+		cp "$TOP/initramfs-tools/hooks/hugepar" "$conf/hooks/"
+		cp "$TOP/initramfs-tools/scripts/init-premount/hugepar" "$conf/scripts/init-premount/"
+		cp "$TOP/initramfs-tools/scripts/init-bottom/hugepar" "$conf/scripts/init-bottom/"
+	fi
 	printf 'MODULES=list\nBUSYBOX=auto\nCOMPRESS=gzip\n' >"$conf/initramfs.conf"
 	printf 'virtio_pci\nvirtio_blk\next4\n' >"$conf/modules"
 	HUGEPAR_BINARY=$bin unshare -m -- sh -c \
@@ -107,6 +110,7 @@ make_initramfs() {
 	test) mods="bash $mods" base=$B/dracut-test ;;
 	late) mods="bash $mods" base=$B/dracut-late ;;
 	baked) mods="bash $mods" extra=(--kernel-cmdline "rd.hugepar.pages=2M:12 rd.hugepar.reserve=64M") ;;
+	none) mods="bash ${mods% hugepar}" ;; # without hugepar, for bench/idle.sh
 	*) mods="bash $mods" ;;
 	esac
 	dracutbasedir=$base dracut --quiet --force --no-hostonly --no-early-microcode \
