@@ -280,8 +280,7 @@ bool record_stdout_journal(void)
 	uint64_t dev, ino;
 	struct stat st;
 
-	if (!p || parse_u64_at(&p, &dev) || *p++ != ':' || parse_u64_at(&p, &ino) ||
-	    *p)
+	if (!p || parse_u64_at(&p, &dev) || *p++ != ':' || parse_u64_at(&p, &ino) || *p)
 		return false;
 	return fstat(STDOUT_FILENO, &st) == 0 && (uint64_t)st.st_dev == dev &&
 	       (uint64_t)st.st_ino == ino;
