@@ -28,21 +28,15 @@ inroot passwd -d root >/dev/null
 if [ -x "$root/usr/bin/dracut" ]; then
 	echo 'hostonly="no"' >"$root/etc/dracut.conf.d/10-generic.conf"
 fi
+# Each kernel's initramfs, and what went into it, a path a line, for image/build.sh
+# to keep beside the image.
 for k in "$root"/lib/modules/*; do
 	k=${k##*/}
 	if [ -x "$root/usr/bin/dracut" ]; then
-		inroot dracut -q -f "/boot/initrd.img-$k" "$k"
-	else
-		inroot update-initramfs -u -k "$k"
-	fi
-done
-# what went into the initramfs, a path a line, for image/build.sh to keep beside the
-# image
-for k in "$root"/lib/modules/*; do
-	k=${k##*/}
-	if [ -x "$root/usr/bin/dracut" ]; then
+		inroot dracut -q -f "/boot/initrd.img-$k" "$k" >&2
 		inroot lsinitrd "/boot/initrd.img-$k" | awk '{print $NF}'
 	else
+		inroot update-initramfs -u -k "$k" >&2
 		inroot lsinitramfs "/boot/initrd.img-$k"
 	fi
 done >"$root/tmp/initramfs.list"

@@ -15,11 +15,28 @@
 #include "record_fixture.h"
 #include "unit.h"
 
+/* A root of its own under dir (a mkdtemp template), whose /dev/kmsg is a FIFO that
+ * keeps each write apart, as the kernel's log does: its read end, non-blocking, or -1. */
+static int kmsg_root(char *dir)
+{
+	char kmsg[128];
+
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return -1;
+	}
+	snprintf(kmsg, sizeof(kmsg), "%s/dev", dir);
+	mkdir(kmsg, 0755);
+	snprintf(kmsg, sizeof(kmsg), "%s/dev/kmsg", dir);
+	CHECK(mkfifo(kmsg, 0600) == 0);
+	return open(kmsg, O_RDONLY | O_NONBLOCK);
+}
+
 /* The kernel log: a summary line at the run's level, a warning per short cell, the
  * 1G route, a line per recovery; each one write to /dev/kmsg under the root. */
 static void test_record_kmsg(void)
 {
-	char dir[] = "/tmp/hugepar-unit.XXXXXX", kmsg[128], buf[4096];
+	char dir[] = "/tmp/hugepar-unit.XXXXXX", buf[4096];
 	const char *want =
 	    "<4>hugepar: 2M: nr_overcommit_hugepages left at 300 by pid 77 put back to "
 	    "0\n"
@@ -36,16 +53,8 @@ static void test_record_kmsg(void)
 	int fd;
 
 	fixture();
-	if (!mkdtemp(dir)) {
-		CHECK(!"mkdtemp");
+	if ((fd = kmsg_root(dir)) < 0)
 		return;
-	}
-	snprintf(kmsg, sizeof(kmsg), "%s/dev", dir);
-	mkdir(kmsg, 0755);
-	snprintf(kmsg, sizeof(kmsg), "%s/dev/kmsg", dir);
-	/* a FIFO keeps each write apart, as the kernel's log does */
-	CHECK(mkfifo(kmsg, 0600) == 0);
-	fd = open(kmsg, O_RDONLY | O_NONBLOCK);
 	path_set_root(dir);
 	freopen("/dev/null", "w", stdout);
 	record_kmsg(&F.t, &F.p, &F.res, &F.rec);
@@ -93,15 +102,8 @@ static void test_record_journal(void)
 	ssize_t n;
 	int fd, out;
 
-	if (!mkdtemp(dir)) {
-		CHECK(!"mkdtemp");
+	if ((fd = kmsg_root(dir)) < 0)
 		return;
-	}
-	snprintf(path, sizeof(path), "%s/dev", dir);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/dev/kmsg", dir);
-	CHECK(mkfifo(path, 0600) == 0);
-	fd = open(path, O_RDONLY | O_NONBLOCK);
 	snprintf(path, sizeof(path), "%s/out", dir);
 	CHECK(freopen(path, "w", stdout) != NULL);
 	out = open(path, O_RDONLY);
