@@ -32,10 +32,21 @@ set -- -o Dir::Etc::SourceList="$apt/sources.list" \
 
 apt-get "$@" update
 cd "$dest"
-apt-get "$@" source --download-only numactl
+rm -f numactl_*
+# Only the upstream tarball: the build uses none of Debian's changes to it. apt checks
+# it against the signed Sources index.
+apt-get "$@" source --download-only --tar-only numactl
 rm -rf numactl
 mkdir numactl
 tar -xzf numactl_*.orig.tar.gz -C numactl --strip-components=1
-# The Debian version, for the hugepar package's Built-Using field
-sed -n 's/^Version: //p' numactl_*.dsc | head -n 1 >numactl/debian-version
+# The Debian version, for the hugepar package's Built-Using field: the highest the
+# sources offer, which is the one apt-get source took.
+version=
+for v in $(apt-cache "$@" showsrc --only-source numactl | sed -n 's/^Version: //p'); do
+	if [ -z "$version" ] || dpkg --compare-versions "$v" gt "$version"; then
+		version=$v
+	fi
+done
+[ -n "$version" ] || { echo "fetch-numactl.sh: no version of numactl in the sources" >&2; exit 1; }
+echo "$version" >numactl/debian-version
 echo "numactl source in $dest/numactl"
