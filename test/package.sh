@@ -12,7 +12,11 @@ CASES="build lintian install"
 P=$OUT/pkg
 V=$(sed -n 's/^#define HUGEPAR_VERSION "\(.*\)"$/\1/p' "$TOP/src/version.h")
 DEB=$P/hugepar_$V-1_$(dpkg --print-architecture).deb
-KVER=$(cd /lib/modules && ls -d -- 6.1.*-amd64 2>/dev/null | sort -V | tail -n 1)
+# the kernel the initramfs builds are for: Debian's newest installed (6.1 on 12, 6.12
+# on 13), which need not be the one running
+# where debian/rules puts the unit on this release (/usr/lib from Debian 13)
+UNITDIR=$(cd "$TOP" && make -s -f debian/rules -pn 2>/dev/null | sed -n 's/^UNITDIR := //p')
+KVER=$(cd /lib/modules && find . -mindepth 2 -maxdepth 2 -name modules.dep | cut -d/ -f2 | sort -V | tail -n 1)
 
 # shared_failed WHAT: a step the cases share failed; said once, under the first case
 # selected, and the suite ends
@@ -57,17 +61,19 @@ if wanted build; then
 	check "build: the .deb is there: $(basename "$DEB")" test -f "$DEB"
 	expect_eq "build: Built-Using names musl and numactl" "$(dpkg-deb -f "$DEB" Built-Using)" \
 		"musl (= $(dpkg-query -W -f='${Version}' musl-dev)), numactl (= $(cat "$TOP/build/src/numactl/debian-version"))"
+	check "build: the postinst enables hugepar-verify.service (found in $UNITDIR)" sh -c \
+		"dpkg-deb --ctrl-tarfile '$DEB' | tar -xO ./postinst | grep -q 'deb-systemd-helper.*hugepar-verify.service'"
 	check "build: the update-initramfs trigger" sh -c "dpkg-deb --ctrl-tarfile '$DEB' | tar -xO ./triggers | grep -q 'activate-noawait update-initramfs'"
 	expect_eq "build: conffiles" "$(dpkg-deb --ctrl-tarfile "$DEB" | tar -xO ./conffiles)" /etc/hugepar.conf
 	for f in /usr/sbin/hugepar /etc/hugepar.conf /etc/hugepar.conf.d/ \
-		/usr/lib/dracut/modules.d/90hugepar/module-setup.sh /usr/lib/dracut/modules.d/90hugepar/hugepar.service \
+		/usr/lib/dracut/modules.d/$DRACUT_MODULE/module-setup.sh /usr/lib/dracut/modules.d/$DRACUT_MODULE/hugepar.service \
 		/usr/lib/dracut/dracut.conf.d/50-hugepar.conf \
 		/usr/share/initramfs-tools/hooks/hugepar /usr/share/initramfs-tools/scripts/init-premount/hugepar \
 		/usr/share/initramfs-tools/scripts/init-bottom/hugepar /usr/share/man/man8/hugepar.8.gz \
 		/usr/share/man/man5/hugepar.conf.5.gz /usr/share/man/man7/dracut-hugepar.7.gz \
 		/usr/share/man/man7/hugepar-initramfs-tools.7.gz /usr/share/doc/hugepar/record.md \
 		/usr/share/doc/hugepar/threads.md /usr/share/doc/hugepar/services.md \
-		/usr/share/doc/hugepar/examples/kubelet.conf /lib/systemd/system/hugepar-verify.service \
+		/usr/share/doc/hugepar/examples/kubelet.conf "$UNITDIR/hugepar-verify.service" \
 		/usr/share/doc/hugepar/copyright; do
 		check "build: in the package: $f" grep -qxF "$f" "$P/files"
 	done
