@@ -7,7 +7,10 @@ SBINDIR     ?= $(PREFIX)/sbin
 MANDIR      ?= $(PREFIX)/share/man
 SYSCONFDIR  ?= /etc
 DRACUTDIR   ?= $(shell pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
-MODULEDIR   := $(DRACUTDIR)/90hugepar
+# dracut-ng (108 on) leaves 00-09 to modules from outside dracut; 0.2 installed 90hugepar.
+MODULE      := 05hugepar
+MODULEDIR   := $(DRACUTDIR)/$(MODULE)
+OLDMODULEDIR := $(DRACUTDIR)/90hugepar
 DRACUTCONFDIR ?= $(shell pkg-config --variable=dracutconfdir dracut 2>/dev/null || echo /usr/lib/dracut/dracut.conf.d)
 INITRAMFSDIR ?= $(PREFIX)/share/initramfs-tools
 UNITDIR     ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
@@ -184,6 +187,7 @@ deps:
 # the man pages and the docs they point to.
 install: hugepar
 	install -D -m 0755 hugepar $(DESTDIR)$(SBINDIR)/hugepar
+	rm -rf $(DESTDIR)$(OLDMODULEDIR)
 	install -D -m 0755 module-setup.sh $(DESTDIR)$(MODULEDIR)/module-setup.sh
 	for f in hook/*.sh; do install -D -m 0755 $$f $(DESTDIR)$(MODULEDIR)/$$(basename $$f); done
 	install -D -m 0644 hook/hugepar.service $(DESTDIR)$(MODULEDIR)/hugepar.service
@@ -204,7 +208,7 @@ install: hugepar
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/hugepar $(DESTDIR)$(UNITDIR)/hugepar-verify.service
 	rm -f $(DESTDIR)$(DRACUTCONFDIR)/50-hugepar.conf
-	rm -rf $(DESTDIR)$(MODULEDIR) $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(MODULEDIR) $(DESTDIR)$(OLDMODULEDIR) $(DESTDIR)$(DOCDIR)
 	for f in $(ITOOLS); do rm -f $(DESTDIR)$(INITRAMFSDIR)/$$f; done
 	for f in $(MANS); do n=$$(basename $$f); rm -f $(DESTDIR)$(MANDIR)/man$${n##*.}/$$n; done
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/hugepar.conf.d 2>/dev/null

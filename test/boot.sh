@@ -5,7 +5,10 @@
 # initramfs made by `dracut --add hugepar` from a staged module tree (the system's
 # dracut tree is not touched), a busybox root file system, QEMU with emulated NUMA
 # nodes. The root's init reads /run/hugepar and the node pools after the switch and
-# prints them on the serial console.
+# prints them on the serial console. On the 7.x kernel, the shares and timeout cases
+# boot once more with dracut-ng, the dracut of Debian's unstable (7-ng-*), run in a
+# root of that release made for the run: its dracut-install needs that release's C
+# library.
 #   test/boot.sh          run the boot cases on every kernel found (BOOT_KERNELS="6.1
 #                         6.12 7" to choose)
 #   test/boot.sh demo     one boot of the two-node machine, then `hugepar status`
@@ -49,15 +52,15 @@ stage_dracut() {
 	for d in dracut dracut-test dracut-late; do
 		rm -rf "${B:?}/$d"
 		cp -as /usr/lib/dracut "$B/$d"
-		m=$B/$d/modules.d/90hugepar
+		m=$B/$d/modules.d/$DRACUT_MODULE
 		mkdir -p "$m"
 		cp "$TOP/module-setup.sh" "$TOP"/hook/* "$m/"
 		cp "$TOP/hugepar" "$m/hugepar"
 		cp "$TOP/config/hugepar.conf" "$m/hugepar.conf.default"
 	done
-	[ -x "$TOP/hugepar-test" ] && cp "$TOP/hugepar-test" "$B/dracut-test/modules.d/90hugepar/hugepar"
+	[ -x "$TOP/hugepar-test" ] && cp "$TOP/hugepar-test" "$B/dracut-test/modules.d/$DRACUT_MODULE/hugepar"
 	sed -i 's/inst_hook pre-udev 05 /inst_hook pre-pivot 04 /' \
-		"$B/dracut-late/modules.d/90hugepar/module-setup.sh"
+		"$B/dracut-late/modules.d/$DRACUT_MODULE/module-setup.sh"
 	# busybox as the initramfs's /bin/sh, and nothing else of it. (Its ash runs its
 	# own switch_root applet rather than util-linux's, and that one does not carry
 	# /run over: the record does not survive the switch, dracut-hugepar(7).)
@@ -101,7 +104,9 @@ make_initramfs() {
 		return
 		;;
 	esac
-	local base=$B/dracut extra=()
+	local base=$B/dracut extra=() build=dracut_host
+	# ng-FLAVOUR: FLAVOUR, built by dracut-ng (dracut_ng)
+	case $flavour in ng-*) build=dracut_ng flavour=${flavour#ng-} ;; esac
 	case $flavour in
 	systemd) mods="systemd systemd-initrd dracut-systemd bash $mods" ;;
 	systemd-test) mods="systemd systemd-initrd dracut-systemd bash $mods" base=$B/dracut-test ;;
@@ -113,10 +118,63 @@ make_initramfs() {
 	none) mods="bash ${mods% hugepar}" ;; # without hugepar, for bench/idle.sh
 	*) mods="bash $mods" ;;
 	esac
+	$build "$base" "$mods" "$B/initrd-$KVER-$1.img" "${extra[@]}" >"$B/dracut-$KVER-$1.log" 2>&1
+}
+
+# dracut_host BASE MODULES IMAGE [OPTION...]: this machine's dracut, from the staged
+# tree BASE
+dracut_host() {
+	local base=$1 mods=$2 img=$3
+	shift 3
 	dracutbasedir=$base dracut --quiet --force --no-hostonly --no-early-microcode \
-		--conf /dev/null --confdir "$B/dracut.conf.d" --modules "$mods" "${extra[@]}" \
-		--drivers "virtio_pci virtio_blk ext4" --kver "$KVER" --kmoddir "$KMODDIR" \
-		"$B/initrd-$KVER-$flavour.img" >"$B/dracut-$KVER-$flavour.log" 2>&1
+		--conf /dev/null --confdir "$B/dracut.conf.d" --modules "$mods" "$@" \
+		--drivers "virtio_pci virtio_blk ext4" --kver "$KVER" --kmoddir "$KMODDIR" "$img"
+}
+
+# The unstable root for dracut-ng: minbase, dracut-core, busybox-static (the busybox
+# flavour) and util-linux-extra (switch_root, which unstable moved there from
+# util-linux, and which dracut needs without systemd). Made once a run, with the
+# staged tree in it (/stage/dracut: links to its dracut, our module and busybox-sh).
+NG_ROOT=$B/ng-root
+NG_MADE=""
+ng_root() {
+	[ -z "$NG_MADE" ] || { [ "$NG_MADE" = ok ]; return; }
+	NG_MADE=failed
+	rm -rf "$NG_ROOT"
+	"$TOP/scripts/apt-sources.sh" sid >"$B/ng-sources.list"
+	# The release file of an unstable mirror snapshot may be past its Valid-Until.
+	mmdebstrap --variant=minbase --include=dracut-core,busybox-static,util-linux-extra \
+		--aptopt='Acquire::Check-Valid-Until "false"' \
+		sid "$NG_ROOT" "$B/ng-sources.list" >"$B/ng-root.log" 2>&1 || return 1
+	chroot "$NG_ROOT" sh -c 'mkdir -p /stage/conf.d /out && cp -as /usr/lib/dracut /stage/dracut' &&
+		cp -r "$B/dracut/modules.d/$DRACUT_MODULE" "$B/dracut/modules.d/05busybox-sh" \
+			"$NG_ROOT/stage/dracut/modules.d/" || return 1
+	NG_MADE=ok
+}
+
+# dracut_ng BASE MODULES IMAGE [OPTION...]: dracut-ng in the unstable root, with the
+# kernel's modules shown to it at /lib/modules in a mount namespace of its own. BASE
+# must be the plain staged tree: its copy in the root is that one.
+dracut_ng() {
+	local base=$1 mods=$2 img=$3
+	shift 3
+	[ "$base" = "$B/dracut" ] || { echo "dracut_ng: only the plain tree is staged in the unstable root"; return 1; }
+	ng_root || { echo "dracut_ng: the unstable root was not made (see $B/ng-root.log)"; return 1; }
+	chroot "$NG_ROOT" dpkg-query -W dracut-core
+	rm -f "$NG_ROOT/out/initrd.img"
+	unshare -m --propagation private -- sh -c '
+		r=$1 kver=$2 kmoddir=$3 mods=$4
+		shift 4
+		mount --rbind /dev "$r/dev" && mount -t proc proc "$r/proc" &&
+			mount -t sysfs sysfs "$r/sys" && mount -t tmpfs tmpfs "$r/run" &&
+			mount -t tmpfs tmpfs "$r/tmp" && mkdir -p "$r/lib/modules/$kver" &&
+			mount --bind "$kmoddir" "$r/lib/modules/$kver" || exit 1
+		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin dracutbasedir=/stage/dracut \
+			dracut --quiet --force --no-hostonly --no-early-microcode --conf /dev/null \
+			--confdir /stage/conf.d --modules "$mods" "$@" \
+			--drivers "virtio_pci virtio_blk ext4" --kver "$kver" /out/initrd.img' \
+		_ "$NG_ROOT" "$KVER" "$KMODDIR" "$mods" "$@" &&
+		mv "$NG_ROOT/out/initrd.img" "$img"
 }
 
 make_root() {
@@ -305,6 +363,9 @@ versions() {
 	done
 	[ ${#TESTED[@]} = 0 ] ||
 		echo "versions: $(installed dracut-core initramfs-tools systemd busybox-static dash qemu-system-x86)"
+	[ "$NG_MADE" != ok ] ||
+		echo "versions: dracut-ng: $(chroot "$NG_ROOT" dpkg-query -W -f '${Package} ${Version}, ' \
+			dracut-core udev util-linux-extra busybox-static | sed 's/, $//') (Debian unstable)"
 }
 
 # line NAME KEY: the rest of the root's line KEY
@@ -420,12 +481,11 @@ RES="rd.hugepar.reserve=128M"
 # every kernel (its memory blocks are all of it; the granularity divides it)
 SHARE0=96
 
-# The cases, on one kernel ($KVER).
-cases() {
-	local k=$1 t
-
-	# two nodes of different sizes: a share and a count; threads given
-	if boot "$k-shares" nosystemd "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 $RES rd.hugepar.threads=3"; then
+# shares_case K [PREFIX]: two nodes of different sizes: a share and a count;
+# threads given. The case is K-shares; PREFIX (ng-) picks the initramfs flavours.
+shares_case() {
+	local k=$1 p=${2:-}
+	if boot "$k-shares" "${p}nosystemd" "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 $RES rd.hugepar.threads=3"; then
 		pass "$k-shares: boot completed"
 		# of its memory blocks (stable across boots): SHARE0
 		expect_eq "$k-shares: node 0 target is 25% of its memory" \
@@ -440,6 +500,41 @@ cases() {
 	else
 		fail "$k-shares: boot did not finish (see $B/$k-shares.log)"
 	fi
+}
+
+# timeout_cases K [PREFIX]: hostile timeouts reach the real root under every shell;
+# hugepar takes or names them. Under busybox (dracut's init then calls busybox's own
+# switch_root, which does not carry /run over) only the pools and what was left are
+# seen.
+timeout_cases() {
+	local k=$1 p=${2:-} t
+	for t in "08 dash 8000" "99999999999999999999 busybox 60000" "abc nosystemd 60000" \
+		"_ dash 60000" "-5 busybox 60000"; do
+		set -- $t
+		local v=${1#_} name=$k-timeout-$2-${1#-}
+		if [ "$2" = busybox ]; then
+			if boot "$name" "${p}busybox" "$TWO" "rd.hugepar.timeout=$v rd.hugepar.pages=2M:20 $RES"; then
+				expect_eq "$name: the root reached, pools" \
+					"$(node_pool "$name" 0 2) $(node_pool "$name" 1 2)" "20 20"
+				left_clean "$name"
+			else
+				fail "$name: boot did not finish (see $B/$name.log)"
+			fi
+			continue
+		fi
+		pools_case "$name" "$p$2" "rd.hugepar.timeout=$v rd.hugepar.pages=2M:20 $RES" 20 20 \
+			"$([ "$3" = 8000 ] && echo ok || echo partial)"
+		wanted "$name" && expect_eq "$name: timeout taken or named" \
+			"$(rec "$name" '"\(.settings.timeout_ms) \(.settings.problems | length)"')" \
+			"$3 $([ "$3" = 8000 ] && echo 0 || echo 1)"
+	done
+}
+
+# The cases, on one kernel ($KVER).
+cases() {
+	local k=$1 t
+
+	shares_case "$k"
 
 	# the off switch, every spelling, every flavour: a "disabled" record, nothing done
 	# (under busybox the record does not survive the root switch: see below)
@@ -464,29 +559,7 @@ cases() {
 		fail "$k-malformed: boot did not finish (see $B/$k-malformed.log)"
 	fi
 
-	# hostile timeouts reach the real root under every shell; hugepar takes or names
-	# them. Under busybox (dracut's init then calls busybox's own switch_root, which
-	# does not carry /run over) only the pools and what was left are seen.
-	for t in "08 dash 8000" "99999999999999999999 busybox 60000" "abc nosystemd 60000" \
-		"_ dash 60000" "-5 busybox 60000"; do
-		set -- $t
-		local v=${1#_} name=$k-timeout-$2-${1#-}
-		if [ "$2" = busybox ]; then
-			if boot "$name" busybox "$TWO" "rd.hugepar.timeout=$v rd.hugepar.pages=2M:20 $RES"; then
-				expect_eq "$name: the root reached, pools" \
-					"$(node_pool "$name" 0 2) $(node_pool "$name" 1 2)" "20 20"
-				left_clean "$name"
-			else
-				fail "$name: boot did not finish (see $B/$name.log)"
-			fi
-			continue
-		fi
-		pools_case "$name" "$2" "rd.hugepar.timeout=$v rd.hugepar.pages=2M:20 $RES" 20 20 \
-			"$([ "$3" = 8000 ] && echo ok || echo partial)"
-		wanted "$name" && expect_eq "$name: timeout taken or named" \
-			"$(rec "$name" '"\(.settings.timeout_ms) \(.settings.problems | length)"')" \
-			"$3 $([ "$3" = 8000 ] && echo 0 || echo 1)"
-	done
+	timeout_cases "$k"
 	row "$k-timeout-dash-08" "rd.hugepar.timeout=08 (dash)"
 
 	# systemd in the initramfs
@@ -668,6 +741,12 @@ for series in ${BOOT_KERNELS:-6.1 6.12 7}; do
 	fi
 	cases "$series"
 	[ $first = 1 ] && extend_case "$series"
+	# dracut-ng without systemd, on unstable's own kernel
+	if [ "$series" = 7 ]; then
+		shares_case 7-ng ng-
+		timeout_cases 7-ng ng-
+		flavours="$flavours ng-nosystemd ng-dash ng-busybox"
+	fi
 	for f in $flavours; do
 		wanted "$series-initramfs-$f" && initramfs "$f"
 	done

@@ -4,6 +4,9 @@
 PASSED=${PASSED:-0} FAILED=${FAILED:-0} SKIPPED=${SKIPPED:-0}
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=$TOP/test/out
+# the dracut module's directory name, as the Makefile installs it
+# shellcheck disable=SC2034 # used by the suites that source this
+DRACUT_MODULE=$(sed -n 's/^MODULE[[:space:]]*:=[[:space:]]*//p' "$TOP/Makefile")
 mkdir -p "$OUT"
 
 # HUGEPAR_CASES="CASE ..." (test/run.sh sets it from TESTS="SUITE:CASE"): only the

@@ -25,12 +25,17 @@ if wanted length; then
 fi
 if wanted install; then
 	rm -rf "$OUT/install"
+	# what 0.2 installed, under the number dracut-ng gives its own modules
+	dracutdir=$(pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
+	mkdir -p "$OUT/install/$dracutdir/90hugepar"
+	touch "$OUT/install/$dracutdir/90hugepar/module-setup.sh"
 	if make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
+		check "install: make install takes away 0.2's 90hugepar" test ! -e "$OUT/install/$dracutdir/90hugepar"
 		for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \
 			usr/share/man/man5/hugepar.conf.5 usr/share/man/man7/dracut-hugepar.7 \
 			usr/share/man/man7/hugepar-initramfs-tools.7 usr/share/initramfs-tools/hooks/hugepar \
 			usr/share/initramfs-tools/scripts/init-premount/hugepar usr/share/doc/hugepar/record.md \
-			"$(pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)/90hugepar/module-setup.sh"; do
+			"$dracutdir/$DRACUT_MODULE/module-setup.sh"; do
 			check "install: make install: $f" test -e "$OUT/install/${f#/}"
 		done
 		check "install: binary is static" sh -c "file -L hugepar | grep -q 'statically linked'"
