@@ -179,6 +179,7 @@ syncheck:
 
 deps:
 	scripts/deps.sh
+	@scripts/fetch-kernel.sh $(BUILD)/kernels 6.1 >/dev/null
 	@scripts/fetch-kernel.sh $(BUILD)/kernels 6.12 >/dev/null
 	@scripts/fetch-kernel.sh $(BUILD)/kernels 7 >/dev/null
 

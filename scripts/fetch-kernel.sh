@@ -5,6 +5,10 @@
 # lib/modules/KVER, with modules.dep made by depmod -b, and KVER/packages naming the
 # packages extracted and their versions. Prints the kernel release. Nothing is done
 # when it is there already.
+#   fetch-kernel.sh DIR 6.1      linux-image-6.1.0-*-amd64-unsigned, Debian 12's kernel,
+#                                from Debian 12's archive (with an apt configuration
+#                                of its own, as for 7); nothing on a machine that has
+#                                it installed (Debian 12)
 #   fetch-kernel.sh DIR [6.12]   linux-image-6.12.*+deb12-amd64-unsigned, the kernel
 #                                Debian 13 ships, from Debian 12's archive; nothing
 #                                on a machine that has a 6.12 kernel installed (Debian
@@ -16,20 +20,21 @@
 #                                (the system's apt sources are only read)
 set -eu
 
-dest=${1:?usage: fetch-kernel.sh DIR [6.12|7]}
+dest=${1:?usage: fetch-kernel.sh DIR [6.1|6.12|7]}
 series=${2:-6.12}
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 
-# apt for unstable: the first Debian mirror of the system's sources, suite sid.
-unstable_apt() {
-	a=$dest/apt-unstable
+# suite_apt NAME SUITE: apt for a suite of Debian: the first Debian mirror of the
+# system's sources, with lists and cache in DIR/apt-NAME
+suite_apt() {
+	a=$dest/apt-$1
 	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
 	uri=$(sed -n 's/^URIs:[[:space:]]*\([^[:space:]]*\/debian\)\/*$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
 	[ -n "$uri" ] || uri=$(sed -n 's/^[[:space:]]*deb[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]\{1,\}\)\{0,1\}\([^[:space:]]*\/debian\)\/*[[:space:]].*/\2/p' \
 		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | head -n 1)
 	[ -n "$uri" ] || uri=http://deb.debian.org/debian
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri sid main" >"$a/sources.list"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $2 main" >"$a/sources.list"
 	# A mirror that serves a snapshot of the archive serves an unstable Release file
 	# past its Valid-Until date (Debian 12's own suites carry none); the signature is
 	# still checked.
@@ -44,14 +49,31 @@ newest() {
 	apt-cache $APT search --names-only "$1" 2>/dev/null | awk '{print $1}' | sort -V | tail -n 1
 }
 
-case $series in
-6.12)
-	for m in /lib/modules/6.12.*-amd64; do
+# installed SERIES: print an installed kernel of SERIES (its modules and vmlinuz)
+installed() {
+	for m in /lib/modules/"$1".*-amd64; do
 		if [ -f "$m/modules.dep" ] && [ -r "/boot/vmlinuz-${m##*/}" ]; then
 			echo "${m##*/}"
-			exit 0
+			return 0
 		fi
 	done
+	return 1
+}
+
+case $series in
+6.1)
+	installed 6.1 && exit 0
+	suite_apt bookworm bookworm
+	# shellcheck disable=SC2086
+	apt-get $APT update >/dev/null
+	pkg=$(newest '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$')
+	[ -n "$pkg" ] || { echo "fetch-kernel: no linux-image-6.1.0-*-amd64-unsigned in Debian 12's archive" >&2; exit 1; }
+	kver=${pkg#linux-image-}
+	kver=${kver%-unsigned}
+	pkgs=$pkg
+	;;
+6.12)
+	installed 6.12 && exit 0
 	APT="-o APT::Sandbox::User=root -qq"
 	pat='^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$'
 	pkg=$(newest "$pat")
@@ -65,7 +87,7 @@ case $series in
 	pkgs=$pkg
 	;;
 7)
-	unstable_apt
+	suite_apt unstable sid
 	# shellcheck disable=SC2086
 	apt-get $APT update >/dev/null
 	pkg=$(newest '^linux-binary-7\.[0-9]+\.[0-9]+\+deb[0-9]+-amd64$')
@@ -74,7 +96,7 @@ case $series in
 	pkgs="$pkg linux-modules-$kver linux-base-$kver"
 	;;
 *)
-	echo "fetch-kernel: series $series: 6.12 or 7" >&2
+	echo "fetch-kernel: series $series: 6.1, 6.12 or 7" >&2
 	exit 2
 	;;
 esac

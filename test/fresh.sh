@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A fresh Debian machine (12; 13 as well when asked): for each, a minimal root made
+# A fresh Debian machine, 12 and 13: for each, a minimal root made
 # with mmdebstrap (nothing in it but Debian's minbase and make, which the README's
 # commands are typed into), the tree copied in, `make deps`, then the suites that need
 # neither QEMU nor live huge pages: unit, golden, command line, simulated kernel and
@@ -10,13 +10,13 @@
 # Cases: root (the minbase root), deps (make deps in it), build (make in it), and one
 # per suite run in it (unit golden cli engine package); each needs the steps before
 # it, which only the selected cases do; each case is run in each release.
-#   FRESH_SUITE="bookworm trixie"   the releases, by suite (default bookworm, the
-#                  release of the machines this suite runs on)
+#   FRESH_SUITE="trixie"   the releases, by suite (default "bookworm trixie": Debian
+#                  13, and 12 while the machines this suite runs on are 12)
 #   FRESH_KEEP=1   keep the roots (test/out/fresh/SUITE/root) after a run that passed
 #                  too
 . "$(dirname "$0")/lib.sh"
 
-RELEASES=${FRESH_SUITE:-bookworm}
+RELEASES=${FRESH_SUITE:-bookworm trixie}
 # Downloaded packages are kept between runs (build/fresh-archives): a cache of
 # Debian's .debs, not an install; each run's root starts from minbase.
 CACHE=$TOP/build/fresh-archives
