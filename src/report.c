@@ -38,6 +38,11 @@ static void plan_text_machine(FILE *f, const struct hp_settings *s,
 		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
 		fprintf(f, " %s", sz);
 	}
+	if (t->hugetlb && t->gigantic_kb) {
+		format_size_kb(t->page_kb, a, sizeof(a));
+		format_size_kb(t->gigantic_kb, sz, sizeof(sz));
+		fprintf(f, " (%s base pages: gigantic above %s)", a, sz);
+	}
 	fprintf(f, "%s\n", t->hugetlb ? "" : " none (kernel without hugetlb)");
 	if (t->warning[0])
 		fprintf(f, "Note: %s\n", t->warning);
@@ -195,6 +200,9 @@ static void topology_json(struct json_out *j, const struct hp_topology *t)
 	for (unsigned z = 0; z < t->nsizes; z++)
 		json_u64(j, NULL, t->sizes[z].kb);
 	json_close(j, ']');
+	/* 0 when the kernel does not show it; the bound used then is x86's */
+	json_u64(j, "page_kb", t->page_kb);
+	json_u64(j, "gigantic_above_kb", t->gigantic_kb ? t->gigantic_kb : HUGETLB_GIGANTIC_KB);
 	json_open(j, "nodes", '[');
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_node *nd = &t->nodes[n];

@@ -312,6 +312,28 @@ if wanted giant-6.1.0; then
 	expect_eq "giant-6.1.0: status" "$(field .status)" ok
 	expect_eq "giant-6.1.0: none short: no kernel route" "$(field '.sizes[1].kernel_route')" ""
 fi
+# What is gigantic is the kernel's granule (arm64): with 16K pages the largest buddy
+# block is 32M, so 32M pages go by workers before 6.19; with 4K pages they are
+# gigantic, done by per-node writes, first.
+for g in "16k 16K 12" "4k 4K 11"; do
+	set -- $g
+	wanted "granule-$1" || continue
+	machine "granule-$1" "sizes 2048 32768 1048576" "granule $2 $3" "release 6.12.0" \
+		"node 0 cpus 0-3 mem 8G free 7G" "node 1 cpus 4-7 mem 8G free 7G"
+	run --cmdline "rd.hugepar.pages=2M:20,32M:4,1G:1@0"
+	expect_eq "granule-$1: status" "$(field .status)" ok
+	expect_eq "granule-$1: pools 2M, 32M, 1G" "$(pools) $(pools 32768) $(pools 1048576)" "20 20 4 4 1 0"
+	if [ "$1" = 16k ]; then
+		expect_eq "granule-$1: 32M by workers" "$(field '.sizes[1].method')" parallel
+	else
+		expect_eq "granule-$1: 32M gigantic" "$(field '.sizes[1] | .method + ": " + .method_note')" \
+			"serial: 32M pages cannot be overcommitted before Linux 6.19"
+	fi
+	expect_eq "granule-$1: 1G gigantic" "$(field '.sizes[2] | .method + ": " + .method_note')" \
+		"serial: 1G pages cannot be overcommitted before Linux 6.19"
+	expect_eq "granule-$1: nothing left" "$(glob nr_overcommit_hugepages 32768) $(glob surplus_hugepages 32768)" "0 0"
+done
+
 # 1G short at runtime (node 1 has no free 1G range: its per-node write is refused):
 # the record, hugepar status and the kernel log name the kernel's own route
 if wanted giant-short; then

@@ -17,6 +17,10 @@
 #   meminfo SIZE SIZE                /proc/meminfo MemTotal and MemFree
 #                                    (default: the sums of the nodes)
 #   release VERSION                  /proc/sys/kernel/osrelease (default 6.1.0)
+#   granule PAGE ORDERS              the base page (/proc/self/smaps KernelPageSize)
+#                                    and the buddy allocator's orders (columns of
+#                                    /proc/buddyinfo): 4K 11 on x86, 16K 12 and 64K 14
+#                                    on arm64 (default: neither file)
 #   cmdline WORDS...                 /proc/cmdline (default "BOOT_IMAGE=/vmlinuz quiet")
 #   sim LINE                         a line of the simulated kernel's machine file,
 #                                    .sim/machine (doc/simulator.md)
@@ -52,7 +56,7 @@ compress() { # ids on stdin -> cpulist
 		END{if (NR) printf "%s%s", o, (s==p?s:s"-"p); print ""}'
 }
 
-memblock="" sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" has_mem="" has_cpu="" node_ids=""
+page="" orders="" memblock="" sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" has_mem="" has_cpu="" node_ids=""
 declare -A onr ofree osur over
 nodes=() simlines=()
 while read -r line; do
@@ -67,6 +71,7 @@ while read -r line; do
 	meminfo) mt=$(kb "$2"); mf=$(kb "$3") ;;
 	cmdline) cmdline=${line#*cmdline } ;;
 	release) release=$2 ;;
+	granule) page=$(kb "$2") orders=$3 ;;
 	memblock) memblock=$(kb "$2") ;;
 	node) nodes+=("${line}") ;;
 	sim) simlines+=("${line#sim }") ;;
@@ -149,6 +154,18 @@ printf 'MemTotal:       %s kB\nMemFree:        %s kB\n' "${mt:-$total}" "${mf:-$
 echo "$cmdline" >"$dir/proc/cmdline"
 mkdir -p "$dir/proc/sys/kernel"
 echo "$release" >"$dir/proc/sys/kernel/osrelease"
+if [ -n "$page" ]; then
+	# a mapping of a static binary as smaps shows it, and a zone of every node
+	mkdir -p "$dir/proc/self"
+	printf '%s\n' "00400000-00401000 r--p 00000000 fe:01 1234 /usr/sbin/hugepar" \
+		"Size:                  $page kB" "KernelPageSize:        $page kB" \
+		"MMUPageSize:           $page kB" >"$dir/proc/self/smaps"
+	for n in ${node_ids:-0}; do
+		printf 'Node %s, zone   Normal' "$n"
+		for _ in $(seq "$orders"); do printf ' %6s' 1; done
+		echo
+	done >"$dir/proc/buddyinfo"
+fi
 if [ ${#simlines[@]} -gt 0 ]; then
 	mkdir -p "$dir/.sim"
 	printf '%s\n' "${simlines[@]}" >"$dir/.sim/machine"

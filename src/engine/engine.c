@@ -99,7 +99,7 @@ static void reap_orphans(void)
 static bool size_goes_first(const struct hp_topology *t, const struct hp_plan *p,
 			    enum hp_method method, unsigned z)
 {
-	return t->sizes[z].kb > HUGETLB_GIGANTIC_KB && size_grows(p, z) &&
+	return topology_gigantic(t, t->sizes[z].kb) && size_grows(p, z) &&
 	       (method == HP_METHOD_SERIAL || !p->parallel[z]);
 }
 

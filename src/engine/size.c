@@ -157,7 +157,7 @@ static enum hp_method choose(struct size_job *j)
 		snprintf(why, sizeof(why),
 			 "%s pages cannot be overcommitted before Linux 6.19", sz);
 		set_method(j, HP_METHOD_SERIAL, why);
-	} else if (j->method == HP_METHOD_AUTO && j->kb > HUGETLB_GIGANTIC_KB &&
+	} else if (j->method == HP_METHOD_AUTO && topology_gigantic(j->t, j->kb) &&
 		   workers_at_once(j) >= 2) {
 		/* A gigantic page is a contiguous range the allocator must find and
 		 * isolate, far dearer than a fork (doc/threads.md has the measures).

@@ -16,8 +16,9 @@
 #include "idset.h"
 
 #define HUGETLB_MAX_SIZES 8
-/* Pages above this many kB are gigantic: larger than the buddy allocator's largest
- * block on x86 (4 MiB), so the kernel allocates them from contiguous ranges. */
+/* Pages above this many kB are gigantic when the kernel does not show its own bound
+ * (hp_topology.gigantic_kb): the buddy allocator's largest block with 4K pages and
+ * MAX_PAGE_ORDER 10 (x86, arm64's 4K kernels), 4 MiB. */
 #define HUGETLB_GIGANTIC_KB 4096
 /* Where the kernel shows each page size's global pools. */
 #define HUGETLB_SYS_DIR "/sys/kernel/mm/hugepages"

@@ -17,6 +17,30 @@
 #include "kinfo.h"
 #include "parse.h"
 
+unsigned buddyinfo_orders(const char *text)
+{
+	const char *nl = strchr(text, '\n'), *p = strstr(text, " zone ");
+	unsigned n = 0;
+
+	if (strncmp(text, "Node ", 5) || !p || (nl && p > nl))
+		return 0;
+	p += 6;
+	while (*p == ' ')
+		p++;
+	while (*p && *p != ' ' && *p != '\n') /* the zone's name */
+		p++;
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			break;
+		while (isdigit((unsigned char)*p))
+			p++;
+		n++;
+	}
+	return *p == '\n' || !*p ? n : 0;
+}
+
 int meminfo_kb(const char *text, const char *key, uint64_t *kb)
 {
 	size_t klen = strlen(key);

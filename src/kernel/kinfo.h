@@ -11,6 +11,10 @@
  * form. -ENOENT when the key is not there. */
 int meminfo_kb(const char *text, const char *key, uint64_t *kb);
 
+/* How many orders the first line of a /proc/buddyinfo text counts ("Node 0, zone
+ * DMA 1 0 ...": MAX_PAGE_ORDER + 1); 0 when it is not in that form. */
+unsigned buddyinfo_orders(const char *text);
+
 /* Whether a kernel release ("6.12.48+deb13-amd64") is at least major.minor. */
 bool release_at_least(const char *release, unsigned major, unsigned minor);
 

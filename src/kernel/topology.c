@@ -212,6 +212,24 @@ static int read_sizes(struct hp_topology *t)
 	return 0;
 }
 
+void topology_read_granule(uint64_t *page_kb, uint64_t *gigantic_kb)
+{
+	char buf[2048];
+	uint64_t kb;
+	unsigned orders;
+	int rc;
+
+	*page_kb = *gigantic_kb = 0;
+	rc = path_read(buf, sizeof(buf), "/proc/self/smaps");
+	if ((rc == 0 || rc == -EFBIG) && meminfo_kb(buf, "KernelPageSize", &kb) == 0 &&
+	    kb >= 4 && kb <= 1024 && !(kb & (kb - 1)))
+		*page_kb = kb;
+	rc = path_read(buf, sizeof(buf), "/proc/buddyinfo");
+	orders = rc == 0 || rc == -EFBIG ? buddyinfo_orders(buf) : 0;
+	if (*page_kb && orders >= 1 && orders <= 24)
+		*gigantic_kb = *page_kb << (orders - 1);
+}
+
 int topology_read(struct hp_topology *t)
 {
 	struct hp_idset online;
@@ -235,6 +253,7 @@ int topology_read(struct hp_topology *t)
 	rc = path_read(buf, sizeof(buf), "/proc/meminfo");
 	if ((rc == 0 || rc == -EFBIG) && meminfo_kb(buf, "Hugepagesize", &kb) == 0)
 		t->default_kb = kb;
+	topology_read_granule(&t->page_kb, &t->gigantic_kb);
 
 	t->numa = hugetlb_numa();
 	if (t->numa) {

@@ -11,7 +11,9 @@
 
 /* Where the kernel shows its NUMA nodes. */
 #define NODE_DIR     "/sys/devices/system/node"
-#define HP_MAX_NODES 1024 /* MAX_NUMNODES on x86_64 with NODES_SHIFT=10 */
+/* MAX_NUMNODES of Debian's x86-64 kernels (NODES_SHIFT 10); its arm64 kernels have 16
+ * (NODES_SHIFT 4) */
+#define HP_MAX_NODES 1024
 #define HP_MAX_SIZES HUGETLB_MAX_SIZES
 
 struct hp_node {
@@ -44,6 +46,13 @@ struct hp_topology {
 	unsigned nsizes;
 	struct hp_size sizes[HP_MAX_SIZES]; /* ascending kb */
 	uint64_t default_kb; /* Hugepagesize of /proc/meminfo, 0 when unknown */
+	uint64_t page_kb;    /* the base page (KernelPageSize), 0 when unknown */
+	/* Sizes above this many kB are gigantic: larger than the buddy allocator's
+	 * largest block, the base page times 2 to the highest order /proc/buddyinfo
+	 * counts (MAX_PAGE_ORDER). The kernel takes such pages from contiguous ranges,
+	 * and overcommits them only from Linux 6.19. 0 when the kernel does not show
+	 * it: HUGETLB_GIGANTIC_KB then (topology_gigantic()). */
+	uint64_t gigantic_kb;
 	char release[65];    /* kernel release, "" when unknown */
 	char warning[160];   /* a note about the kernel's figures, or "" */
 	char error[256];     /* what could not be read: the file and why */
@@ -54,6 +63,17 @@ struct hp_topology {
 int topology_read(struct hp_topology *t);
 /* Re-read only the pool counts (global and per node) of every size. */
 int topology_read_pools(struct hp_topology *t);
+
+/* The base page (KernelPageSize of this process's first mapping, /proc/self/smaps)
+ * and the bound above which a huge page is gigantic (the base page times 2 to the
+ * highest order /proc/buddyinfo counts); each 0 when not shown. doc/kernel-notes.md. */
+void topology_read_granule(uint64_t *page_kb, uint64_t *gigantic_kb);
+
+/* Whether a page size is gigantic on this kernel (gigantic_kb). */
+static inline bool topology_gigantic(const struct hp_topology *t, uint64_t kb)
+{
+	return kb > (t->gigantic_kb ? t->gigantic_kb : HUGETLB_GIGANTIC_KB);
+}
 
 /* Index of a node id, or -1. */
 int topology_node_index(const struct hp_topology *t, unsigned id);

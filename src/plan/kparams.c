@@ -40,7 +40,7 @@ char *kparams_boot_route(const struct hp_topology *t, const struct hp_plan *p,
 	size_t len = 0;
 	FILE *f;
 
-	if (t->sizes[z].kb <= HUGETLB_GIGANTIC_KB || !(r = calloc(1, sizeof(*r))))
+	if (!topology_gigantic(t, t->sizes[z].kb) || !(r = calloc(1, sizeof(*r))))
 		return NULL;
 	r->kb = t->sizes[z].kb;
 	for (unsigned n = 0; n < t->nnodes; n++) {

@@ -11,9 +11,9 @@
 #include "plan.h"
 #include "topology.h"
 
-bool plan_size_parallel(const char *release, uint64_t kb)
+bool plan_size_parallel(const struct hp_topology *t, uint64_t kb)
 {
-	return kb <= HUGETLB_GIGANTIC_KB || release_at_least(release, 6, 19);
+	return !topology_gigantic(t, kb) || release_at_least(t->release, 6, 19);
 }
 
 /* A mount for a size the kernel does not offer, or not at an absolute path, is a
@@ -339,7 +339,7 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 		return -ENOMEM;
 	}
 	for (unsigned z = 0; z < t->nsizes; z++)
-		p->parallel[z] = plan_size_parallel(t->release, t->sizes[z].kb);
+		p->parallel[z] = plan_size_parallel(t, t->sizes[z].kb);
 	for (unsigned n = 0; n < t->nnodes; n++)
 		if (t->nodes[n].has_memory)
 			p->floor[n] =

@@ -44,11 +44,12 @@ struct hp_plan {
 #define HP_AUTO_BYTES_PER_WORKER (UINT64_C(256) << 20)
 
 /*
- * Gigantic pages (above HUGETLB_GIGANTIC_KB) can only be overcommitted, and so
- * reserved by workers, from Linux 6.19 on; before, they are done with per-node writes. The engine still falls back when the kernel
+ * Gigantic pages (topology_gigantic(): above the buddy allocator's largest block)
+ * can only be overcommitted, and so reserved by workers, from Linux 6.19 on; before,
+ * they are done with per-node writes. The engine still falls back when the kernel
  * refuses, so a wrong guess costs only the plan's worker counts.
  */
-bool plan_size_parallel(const char *release, uint64_t kb);
+bool plan_size_parallel(const struct hp_topology *t, uint64_t kb);
 
 /* Pages a share or a cap is rounded down to on this node (at least 1). */
 uint64_t plan_granularity(const struct hp_settings *s, const struct hp_node *nd,

@@ -114,7 +114,7 @@ static int sim_write_overcommit(uint64_t kb, uint64_t val)
 
 	if (z < 0)
 		return -ENOENT;
-	if (kb > HUGETLB_GIGANTIC_KB && !sim_cur->gigantic_overcommit)
+	if (kb > sim_cur->gigantic_kb && !sim_cur->gigantic_overcommit)
 		return -EINVAL;
 	rc = sim_lock();
 	if (rc)
@@ -136,7 +136,7 @@ static int alloc_surplus_page(unsigned z)
 
 	if (sim_total(z).surplus >= sim_cur->sizes[z].overcommit)
 		return -1;
-	if (sim_cur->sizes[z].kb > HUGETLB_GIGANTIC_KB && !sim_cur->gigantic_overcommit)
+	if (sim_cur->sizes[z].kb > sim_cur->gigantic_kb && !sim_cur->gigantic_overcommit)
 		return -1;
 	if (sim_cur->place == SIM_PLACE_CPU) {
 		first = sim_my_cpu;

@@ -71,6 +71,7 @@ struct sim_state {
 	enum sim_rule rule;
 	enum sim_place place;
 	bool gigantic_overcommit;
+	uint64_t gigantic_kb; /* sizes above are gigantic (the fixture's granule) */
 	bool numa;
 	double scale;	     /* simulated seconds per real second */
 	uint64_t default_kb; /* Hugepagesize of /proc/meminfo */

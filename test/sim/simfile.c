@@ -151,6 +151,13 @@ static int make_state(struct sim_state *st)
 		    : release_at_least(buf, 6, 12) ? SIM_PLACE_BIND
 						   : SIM_PLACE_CPU;
 	st->gigantic_overcommit = release_at_least(buf, 6, 19);
+	{
+		uint64_t page_kb;
+
+		topology_read_granule(&page_kb, &st->gigantic_kb);
+		if (!st->gigantic_kb)
+			st->gigantic_kb = HUGETLB_GIGANTIC_KB;
+	}
 	st->scale = 1;
 	if (path_read(buf, sizeof(buf), "/proc/meminfo") == 0)
 		meminfo_kb(buf, "Hugepagesize", &st->default_kb);

@@ -422,7 +422,44 @@ static void test_hugetlb_sim(void)
 	cleanup();
 }
 
+/* What is gigantic is the simulated kernel's granule: 32M pages are not with 16K
+ * pages (the largest buddy block is 32M), and are with 4K pages (4M): before 6.19
+ * the one is overcommitted and reserved, the other refused. */
+static void sim_granule(const char *granule, bool gigantic)
+{
+	struct hugetlb_resv r;
+	char desc[160];
+
+	snprintf(desc, sizeof(desc),
+		 "sizes 2048 32768\nrelease 6.12.0\n%snode 0 cpus 0-3 mem 4G free 3G\n",
+		 granule);
+	if (fixture(desc))
+		return;
+	CHECK(sim_open() == 0);
+	hugetlb_use(&hugetlb_sim);
+	hugetlb_set_release("6.12.0");
+	CHECK(hugetlb_set_overcommit(32768, 2) == (gigantic ? -EINVAL : 0));
+	if (!gigantic) {
+		CHECK(hugetlb_reserve(32768, 2, &r) == 0 && r.pages == 2);
+		hugetlb_release(&r);
+	}
+	CHECK(hugetlb_set_overcommit(1048576, 1) == -ENOENT);
+	cleanup();
+}
+
+static void test_hugetlb_sim_16k(void)
+{
+	sim_granule("granule 16K 12\n", false);
+}
+
+static void test_hugetlb_sim_4k(void)
+{
+	sim_granule("granule 4K 11\n", true);
+}
+
 static const struct unit_test tests[] = {
+    {"hugetlb_sim_16k", test_hugetlb_sim_16k},
+    {"hugetlb_sim_4k", test_hugetlb_sim_4k},
     {"hugetlb_no_kernel", test_hugetlb_no_kernel},
     {"hugetlb_ops", test_hugetlb_ops},
     {"hugetlb_set_node", test_hugetlb_set_node},

@@ -82,7 +82,29 @@ static void test_kinfo_release(void)
 	CHECK(!release_at_least("6.", 6, 0) && !release_at_least("6.x", 6, 0));
 }
 
+/* The orders of /proc/buddyinfo's first line: MAX_PAGE_ORDER + 1. */
+static void test_kinfo_buddyinfo(void)
+{
+	/* x86 and arm64 4K (MAX_PAGE_ORDER 10), arm64 16K (11), 64K (13) */
+	CHECK(buddyinfo_orders("Node 0, zone      DMA      0      0      0      0      0      0"
+			       "      0      0      1      1      3 \n"
+			       "Node 0, zone    DMA32      2      2      3      1      2      2"
+			       "      1      4      4      2    751 \n") == 11);
+	CHECK(buddyinfo_orders("Node 0, zone   Normal 1 2 3 4 5 6 7 8 9 10 11 12\n") == 12);
+	CHECK(buddyinfo_orders("Node 1, zone  Movable 0 0 0 0 0 0 0 0 0 0 0 0 0 7") == 14);
+	/* not the kernel's form: none */
+	CHECK(buddyinfo_orders("") == 0);
+	CHECK(buddyinfo_orders("\n") == 0);
+	CHECK(buddyinfo_orders("Node 0, zone   Normal\n") == 0);
+	CHECK(buddyinfo_orders("Node 0, zone   Normal 1 2 x 4\n") == 0);
+	CHECK(buddyinfo_orders("Node 0, zone   Normal 1 2 -3\n") == 0);
+	CHECK(buddyinfo_orders("Nodes 0, zone   Normal 1 2\n") == 0);
+	CHECK(buddyinfo_orders("Node 0\nzone   Normal 1 2\n") == 0);
+	CHECK(buddyinfo_orders("Node 0, zone Normal 00012 99999999999999999999\n") == 2);
+}
+
 static const struct unit_test tests[] = {
+    {"kinfo_buddyinfo", test_kinfo_buddyinfo},
     {"kinfo_meminfo", test_kinfo_meminfo},
     {"kinfo_release", test_kinfo_release},
     {NULL, NULL},

@@ -165,6 +165,14 @@ static void test_kparams_boot_route(void)
 	s = kparams_boot_route(&t, &p, &res, 1);
 	CHECK(s && strcmp(s, "hugepagesz=8M hugepages=0:10") == 0);
 	free(s);
+	/* with 16K pages the largest block is 32M: a 32M page is not gigantic, 1G is */
+	t.gigantic_kb = 32768;
+	t.sizes[1].kb = 32768;
+	CHECK(kparams_boot_route(&t, &p, &res, 1) == NULL);
+	t.sizes[1].kb = 1048576;
+	s = kparams_boot_route(&t, &p, &res, 1);
+	CHECK(s && strcmp(s, "hugepagesz=1G hugepages=0:10") == 0);
+	free(s);
 }
 
 static const struct unit_test tests[] = {

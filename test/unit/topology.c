@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "hugetlb.h"
+#include "macros.h"
 #include "path.h"
 #include "desc.h"
 #include "sim.h"
@@ -354,7 +355,54 @@ static void test_topology_pool_error(void)
 	cleanup();
 }
 
+/* The base page and what is gigantic, from smaps and buddyinfo: arm64's three
+ * granules, and nothing taken from a file not in the kernel's form. */
+static void test_topology_granule(void)
+{
+	static const struct {
+		const char *granule;
+		uint64_t page_kb, gigantic_kb;
+	} g[] = {
+	    {"granule 4K 11\n", 4, 4096},
+	    {"granule 16K 12\n", 16, 32768},
+	    {"granule 64K 14\n", 64, 524288},
+	    {"", 0, 0},
+	};
+	struct hp_topology t;
+	char desc[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(g); i++) {
+		snprintf(desc, sizeof(desc), "sizes 2048 32768 1048576\n%s"
+			 "node 0 cpus 0-3 mem 4G free 3G\n", g[i].granule);
+		if (fixture(desc) || simulated())
+			return;
+		CHECK(topology_read(&t) == 0);
+		CHECK(t.page_kb == g[i].page_kb && t.gigantic_kb == g[i].gigantic_kb);
+		/* 32M: gigantic but on 16K and 64K pages; 1G on all */
+		CHECK(topology_gigantic(&t, 32768) == (g[i].page_kb < 16));
+		CHECK(topology_gigantic(&t, 1048576));
+		CHECK(!topology_gigantic(&t, 2048));
+		drop(&t);
+	}
+
+	/* a page size that is none, a buddyinfo of no orders: not shown */
+	if (fixture("sizes 2048\ngranule 16K 12\nnode 0 cpus 0-3 mem 4G free 3G\n") ||
+	    simulated())
+		return;
+	put("/proc/self/smaps", "00400000-00401000 r--p 00000000 fe:01 1 /x\n"
+				"KernelPageSize:        3 kB\n");
+	CHECK(topology_read(&t) == 0 && t.page_kb == 0 && t.gigantic_kb == 0);
+	CHECK(topology_gigantic(&t, 8192) && !topology_gigantic(&t, 4096)); /* x86's */
+	drop(&t);
+	put("/proc/self/smaps", "KernelPageSize:       16 kB\n");
+	put("/proc/buddyinfo", "Node 0, zone   Normal\n");
+	CHECK(topology_read(&t) == 0 && t.page_kb == 16 && t.gigantic_kb == 0);
+	drop(&t);
+	cleanup();
+}
+
 static const struct unit_test tests[] = {
+    {"topology_granule", test_topology_granule},
     {"topology_machine", test_topology_machine},
     {"topology_lazy_meminfo", test_topology_lazy_meminfo},
     {"topology_nonuma", test_topology_nonuma},
