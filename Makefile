@@ -25,6 +25,34 @@ CC          := musl-gcc
 HOSTCC      ?= cc
 CLANG       ?= clang
 BUILD       := build
+STRIP       := strip
+# The kernel's uapi headers, and the multiarch folder of its asm/ ones.
+UAPI        := /usr/include
+MULTIARCH   := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+BIN         := hugepar
+
+# A cross build: make ARCH=arm64 (Debian's name of an architecture; from the command
+# line: the kernel's ARCH in the environment is not one) builds build/ARCH/hugepar with
+# Debian's cross compiler (gcc-TRIPLET) and that architecture's musl and uapi
+# headers, fetched by package name (scripts/fetch-sysroot.sh). The tools follow it.
+HOSTARCH    := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+ifneq ($(origin ARCH),command line)
+ARCH        := $(HOSTARCH)
+endif
+ifneq ($(ARCH),$(HOSTARCH))
+TRIPLET     := $(shell dpkg-architecture -a$(ARCH) -qDEB_HOST_GNU_TYPE 2>/dev/null)
+ifeq ($(TRIPLET),)
+$(error ARCH=$(ARCH): not an architecture dpkg knows (arm64, amd64, ...))
+endif
+BUILD       := build/$(ARCH)
+SYSROOT     := $(BUILD)/sysroot
+CC          := $(TRIPLET)-gcc -specs=$(abspath $(SYSROOT))/musl-gcc.specs
+STRIP       := $(TRIPLET)-strip
+UAPI        := $(abspath $(SYSROOT))/root/usr/include
+MULTIARCH   := $(shell dpkg-architecture -a$(ARCH) -qDEB_HOST_MULTIARCH 2>/dev/null)
+BIN         := $(BUILD)/hugepar
+SYSDEPS     := $(SYSROOT)/musl-gcc.specs
+endif
 # The caller's CFLAGS, CPPFLAGS and LDFLAGS are honoured (a package build sets them).
 CFLAGS      ?= -O2
 WARN        := -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2 -Wno-format-nonliteral
@@ -51,22 +79,25 @@ SIM_INCS    := $(INCS) -Itest/sim
 PURE        := $(LIB_SRCS) $(KERNEL_SRCS) $(PLAN_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) $(SIM_SRCS)
 
 # libnuma from numactl's source, built against musl. NUMACTL_SRC=dir skips the fetch.
-NUMACTL_SRC ?= $(BUILD)/src/numactl
+NUMACTL_SRC ?= build/src/numactl
 LIBNUMA_SRC := libnuma.c syscall.c distance.c affinity.c sysfs.c rtnetlink.c
-MULTIARCH   := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 KINC        := $(BUILD)/kinc
 
-all: hugepar
+all: $(BIN)
 
-$(BUILD)/src/numactl/libnuma.c:
-	scripts/fetch-numactl.sh $(BUILD)/src
+build/src/numactl/libnuma.c:
+	scripts/fetch-numactl.sh build/src
 
-# musl-gcc does not search the system include path: give it the kernel's uapi headers.
-$(KINC)/.stamp:
+$(SYSROOT)/musl-gcc.specs:
+	scripts/fetch-sysroot.sh $(ARCH) $(SYSROOT)
+
+# musl-gcc does not search the system include path: give it the kernel's uapi headers
+# (the binary checks their system call numbers: src/kernel/abi.c).
+$(KINC)/.stamp: $(SYSDEPS)
 	mkdir -p $(KINC)
-	ln -sfn /usr/include/linux $(KINC)/linux
-	ln -sfn /usr/include/asm-generic $(KINC)/asm-generic
-	ln -sfn /usr/include/$(MULTIARCH)/asm $(KINC)/asm
+	ln -sfn $(UAPI)/linux $(KINC)/linux
+	ln -sfn $(UAPI)/asm-generic $(KINC)/asm-generic
+	ln -sfn $(UAPI)/$(MULTIARCH)/asm $(KINC)/asm
 	touch $@
 
 comma := ,
@@ -92,9 +123,9 @@ $(eval $(call libnuma,$(BUILD)/san,$(CLANG),-O1 -g -fsanitize=address$(comma)und
 
 MUSL_FLAGS  = $(HP_CPPFLAGS) $(WARN) $(CFLAGS) -I$(BUILD)/musl/inc -isystem $(KINC) -static
 
-hugepar: $(SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
+$(BIN): $(SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
 	$(CC) $(MUSL_FLAGS) $(INCS) -o $@ $(SRCS) $(BUILD)/musl/libnuma.a $(LDFLAGS)
-	@strip -o $(BUILD)/hugepar.stripped $@ && \
+	@$(STRIP) -o $(BUILD)/hugepar.stripped $@ && \
 		echo "hugepar: $$(stat -c %s $(BUILD)/hugepar.stripped) bytes stripped"
 
 # Test build: the same binary with the fault seam (HUGEPAR_FAULT) and the simulated
@@ -250,6 +281,11 @@ bench:
 
 clean:
 	rm -rf hugepar hugepar-test $(BUILD)/musl $(BUILD)/san $(BUILD)/unit* $(BUILD)/hugepar-* $(BUILD)/fuzz test/out
+
+ifneq ($(BIN),hugepar)
+hugepar: $(BIN)
+.PHONY: hugepar
+endif
 
 .PHONY: all check check-all check-busy check-fast fuzz syncheck deps install uninstall indent demo bench clean image \
 	fault-matrix

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The tree's own checks: the shell (make syncheck), the interpreter the tests call,
 # the length of the C files and functions, make install and uninstall into a staging
-# directory. Four cases: syncheck, interpreter, length, install.
+# directory, the cross build for arm64. Five cases: syncheck, interpreter, length,
+# install, cross.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
@@ -45,5 +46,37 @@ if wanted install; then
 	else
 		fail "install: make install DESTDIR (see $OUT/install.log)"
 	fi
+fi
+
+# The cross build: make ARCH=arm64 gives a static aarch64 binary whose plans are the
+# goldens' (run under qemu-user), and a build given the build machine's uapi headers
+# (x86-64 system call numbers, which libnuma would call) stops.
+if wanted cross; then
+	X=$OUT/cross
+	rm -rf "$X"
+	mkdir -p "$X"
+	if make --no-print-directory -s ARCH=arm64 >"$X/build.log" 2>&1; then
+		check "cross: make ARCH=arm64: a static aarch64 binary" \
+			sh -c "file -L build/arm64/hugepar | grep -q 'ARM aarch64.*statically linked'"
+		qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64)
+		if [ -n "$qemu" ]; then
+			for m in arm64-16k 2n-144cpu; do
+				"$TOP/test/mkfixture.sh" "test/machines/$m.desc" "$X/$m"
+				"$qemu" build/arm64/hugepar plan --sysroot "$X/$m" --config /dev/null --json \
+					>"$X/$m.json" 2>&1
+				check "cross: the arm64 binary's plan of $m is the golden's" \
+					cmp -s "$X/$m.json" "test/golden/$m.json"
+			done
+		else
+			fail "cross: no qemu-aarch64 (qemu-user-static, make deps)"
+		fi
+	else
+		fail "cross: make ARCH=arm64 (see $X/build.log)"
+		tail -n 5 "$X/build.log"
+	fi
+	make --no-print-directory -s ARCH=arm64 BUILD="$X/wrong" SYSROOT=build/arm64/sysroot \
+		MULTIARCH="$(gcc -print-multiarch)" UAPI=/usr/include >"$X/wrong.log" 2>&1
+	expect_eq "cross: the build machine's uapi headers stop the build" \
+		"$? $(grep -c "static assertion failed: \"asm/unistd.h is not" "$X/wrong.log")" "2 4"
 fi
 echo "tree: $(summary_line)"

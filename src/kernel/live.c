@@ -19,6 +19,29 @@
 #define MAP_HUGE_SHIFT 26
 #endif
 
+/*
+ * libnuma takes its system call numbers from the uapi headers the build gives it
+ * (asm/unistd.h), as this file does. A cross build that gave it the build machine's
+ * headers would call the wrong calls, and a binding would fail with EINVAL where the
+ * pages still happen to land right: the build stops instead, for the architectures
+ * hugepar is built for. The numbers are the kernel's ABI and never change.
+ */
+#include <asm/unistd.h>
+#if defined(__x86_64__) && !defined(__ILP32__)
+#define ABI_NR(call, x86_64, generic) _Static_assert(__NR_##call == x86_64, \
+	"asm/unistd.h is not x86-64's: " #call " (the uapi headers of another architecture)")
+#elif defined(__aarch64__) || defined(__riscv) || defined(__loongarch__)
+#define ABI_NR(call, x86_64, generic) _Static_assert(__NR_##call == generic, \
+	"asm/unistd.h is not this architecture's: " #call " (the uapi headers of another)")
+#else
+#define ABI_NR(call, x86_64, generic) _Static_assert(1, "")
+#endif
+ABI_NR(set_mempolicy, 238, 237);
+ABI_NR(get_mempolicy, 239, 236);
+ABI_NR(mbind, 237, 235);
+ABI_NR(sched_setaffinity, 203, 122);
+#undef ABI_NR
+
 /* A file of a page size's global pool, by its size in kB and its name. */
 #define SIZE_FILE HUGETLB_SYS_DIR "/hugepages-%llukB/%s"
 #define NODE_HP	  "/sys/devices/system/node/node%u/hugepages/hugepages-%llukB/%s"
