@@ -3,13 +3,14 @@
 # Run the test suites: unit (plain and with sanitizers), the tree's own checks
 # (syncheck, install), golden fixtures, command line, simulated kernel, live
 # reservations on this kernel, the Debian package, a fresh Debian root, cloud images
-# booted under systemd, and boots in QEMU. Each suite builds what it needs first (and
+# booted under systemd, and boots in QEMU (x86-64, and arm64 with the cross-built
+# binary). Each suite builds what it needs first (and
 # only that), its lines are shown as they come (and kept in test/out/suite-NAME.log),
 # and its time is shown with its count; a suite past its time limit is stopped and
 # fails. The failed checks are listed again at the end, before "N passed, N failed".
 # No check passes or fails on elapsed time: speed is for `make bench`.
 #   TESTS="SUITE ..."        only these suites: unit unit-san tree layers golden cli
-#                            engine live package fresh image boot
+#                            engine live package fresh image boot arm64
 #   TESTS="SUITE:CASE ..."   only these cases of a suite, and only their work (a case
 #                            is the name a check begins with, before its ':'; globs
 #                            as in the shell), e.g. TESTS="boot:6.12-shares boot:7-*",
@@ -18,13 +19,13 @@
 #   HUGEPAR_LONG=1       also the long cases (`make check-all`): a suite marks them
 #                        with long_case (test/lib.sh); named in TESTS, one runs anyway
 #   HUGEPAR_SKIP_SAN=1   skip the sanitizer builds
-#   HUGEPAR_SKIP_BOOT=1  skip the QEMU boot tests
+#   HUGEPAR_SKIP_BOOT=1  skip the QEMU boot tests (x86-64 and arm64)
 #   HUGEPAR_SKIP_FRESH=1 skip the fresh Debian root (test/fresh.sh)
 #   HUGEPAR_SKIP_IMAGE=1 skip the cloud images (test/image.sh)
 cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
 
-SUITES="unit unit-san tree layers golden cli engine live package fresh image boot"
+SUITES="unit unit-san tree layers golden cli engine live package fresh image boot arm64"
 LIST=""
 if [ "${TESTS:-}" = list ]; then
 	LIST=$OUT/list
@@ -119,6 +120,11 @@ if [ -z "${HUGEPAR_SKIP_BOOT:-}" ] && [ -x test/boot.sh ]; then
 	suite boot 4200 "hugepar hugepar-test build/holdpages" test/boot.sh
 else
 	selected boot && [ -z "$LIST" ] && skip "boot tests (HUGEPAR_SKIP_BOOT or no test/boot.sh)"
+fi
+if [ -z "${HUGEPAR_SKIP_BOOT:-}" ]; then
+	suite arm64 900 "" test/arm64.sh
+else
+	selected arm64 && [ -z "$LIST" ] && skip "arm64 boots (HUGEPAR_SKIP_BOOT)"
 fi
 [ -n "$LIST" ] && exit 0
 # each suite's time, in seconds
