@@ -34,7 +34,9 @@ BIN         := hugepar
 # A cross build: make ARCH=arm64 (Debian's name of an architecture; from the command
 # line: the kernel's ARCH in the environment is not one) builds build/ARCH/hugepar with
 # Debian's cross compiler (gcc-TRIPLET) and that architecture's musl and uapi
-# headers, fetched by package name (scripts/fetch-sysroot.sh). The tools follow it.
+# headers: installed through multiarch (musl-dev:ARCH and linux-libc-dev:ARCH, as a
+# package build for ARCH has them), else fetched by package name into build/ARCH
+# (scripts/fetch-sysroot.sh). The tools follow it.
 HOSTARCH    := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 ifneq ($(origin ARCH),command line)
 ARCH        := $(HOSTARCH)
@@ -45,13 +47,17 @@ ifeq ($(TRIPLET),)
 $(error ARCH=$(ARCH): not an architecture dpkg knows (arm64, amd64, ...))
 endif
 BUILD       := build/$(ARCH)
-SYSROOT     := $(BUILD)/sysroot
-CC          := $(TRIPLET)-gcc -specs=$(abspath $(SYSROOT))/musl-gcc.specs
-STRIP       := $(TRIPLET)-strip
-UAPI        := $(abspath $(SYSROOT))/root/usr/include
 MULTIARCH   := $(shell dpkg-architecture -a$(ARCH) -qDEB_HOST_MULTIARCH 2>/dev/null)
+MUSLSPECS   := /usr/lib/$(firstword $(subst -, ,$(TRIPLET)))-linux-musl/musl-gcc.specs
+STRIP       := $(TRIPLET)-strip
 BIN         := $(BUILD)/hugepar
+ifneq ($(wildcard $(MUSLSPECS) /usr/include/$(MULTIARCH)/asm/unistd.h),$(MUSLSPECS) /usr/include/$(MULTIARCH)/asm/unistd.h)
+SYSROOT     := $(BUILD)/sysroot
+MUSLSPECS   := $(abspath $(SYSROOT))/musl-gcc.specs
+UAPI        := $(abspath $(SYSROOT))/root/usr/include
 SYSDEPS     := $(SYSROOT)/musl-gcc.specs
+endif
+CC          := $(TRIPLET)-gcc -specs=$(MUSLSPECS)
 endif
 # The caller's CFLAGS, CPPFLAGS and LDFLAGS are honoured (a package build sets them).
 CFLAGS      ?= -O2
@@ -217,8 +223,8 @@ deps:
 # The binary, the dracut module and the dracut setting that adds it to every
 # initramfs, the initramfs-tools hooks, /etc/hugepar.conf (only when there is none),
 # the man pages and the docs they point to.
-install: hugepar
-	install -D -m 0755 hugepar $(DESTDIR)$(SBINDIR)/hugepar
+install: $(BIN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/hugepar
 	rm -rf $(DESTDIR)$(OLDMODULEDIR)
 	install -D -m 0755 module-setup.sh $(DESTDIR)$(MODULEDIR)/module-setup.sh
 	for f in hook/*.sh; do install -D -m 0755 $$f $(DESTDIR)$(MODULEDIR)/$$(basename $$f); done

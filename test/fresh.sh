@@ -111,7 +111,7 @@ inside() {
 		mount -t sysfs sysfs "$r/sys" && mount -t tmpfs tmpfs "$r/run" &&
 		mount -t tmpfs tmpfs "$r/tmp" && mount --bind "$a" "$r/var/cache/apt/archives" || exit 1
 		cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null
-		exec chroot "$r" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+		exec chroot "$r" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 HUGEPAR_FRESH=1 \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 			/bin/bash -c "cd /src/hugepar && $c"' sh "$1" "$2" "$CACHE"
 }

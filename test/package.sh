@@ -8,7 +8,7 @@
 # it holds), lintian, install (to purge); each needs the build, which only they do.
 . "$(dirname "$0")/lib.sh"
 
-CASES="build lintian install"
+CASES="build lintian install cross"
 P=$OUT/pkg
 V=$(sed -n 's/^#define HUGEPAR_VERSION "\(.*\)"$/\1/p' "$TOP/src/version.h")
 DEB=$P/hugepar_$V-1_$(dpkg --print-architecture).deb
@@ -129,5 +129,52 @@ if wanted install; then
 	if dpkg -P hugepar >"$P/purge.log" 2>&1; then pass "install: dpkg -P"; else fail "install: dpkg -P (see $P/purge.log)"; fi
 	left=$(while read -r f; do [ -e "$f" ] && { [ ! -d "$f" ] || [ "$f" = /etc/hugepar.conf.d/ ]; } && echo "$f"; done <"$P/files")
 	expect_eq "install: purged: nothing is left" "$left" ""
+fi
+
+# The arm64 package, cross-built as Debian's builders do (dpkg-buildpackage -a arm64
+# -Pcross) without network, in a root of this release with amd64 and arm64 made for
+# it (the cross compiler, musl-dev:arm64 and linux-libc-dev:arm64: this machine's
+# dpkg is not told of arm64). Not in a fresh root (test/fresh.sh): it makes a root.
+if wanted cross; then
+	X=$OUT/pkg-cross
+	codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	rm -rf "$X"
+	mkdir -p "$X"
+	if [ -n "${HUGEPAR_FRESH:-}" ]; then
+		skip "cross: in a fresh root (it makes a root of its own)"
+	elif ! "$TOP/scripts/apt-sources.sh" "$codename" >"$X/sources.list" ||
+		! mmdebstrap --variant=minbase --architectures=amd64,arm64 \
+			--include=build-essential,debhelper,dpkg-dev,gcc-aarch64-linux-gnu,libc6-dev:arm64,musl-dev:arm64,linux-libc-dev:arm64 \
+			"$codename" "$X/root" "$X/sources.list" >"$X/mmdebstrap.log" 2>&1; then
+		fail "cross: a $codename root with arm64 (see $X/mmdebstrap.log)"
+	else
+		mkdir -p "$X/root/src/hugepar-$V"
+		cp -a "$P/hugepar-$V/." "$X/root/src/hugepar-$V/"
+		cp -a "$TOP/build/src/numactl" "$X/root/src/numactl"
+		if unshare -n -m --propagation private -- sh -c '
+			mount --rbind /dev "$1/dev" && mount -t proc proc "$1/proc" &&
+				mount -t tmpfs tmpfs "$1/tmp" || exit 1
+			exec chroot "$1" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+				sh -c "cd /src/hugepar-$2 && NUMACTL_SRC=/src/numactl dpkg-buildpackage -a arm64 -Pcross -us -uc -b"' \
+			_ "$X/root" "$V" >"$X/build.log" 2>&1; then
+			pass "cross: dpkg-buildpackage -a arm64 -Pcross, without network"
+		else
+			fail "cross: dpkg-buildpackage -a arm64 (see $X/build.log)"
+			tail -n 10 "$X/build.log"
+		fi
+		XDEB=$X/root/src/hugepar_$V-1_arm64.deb
+		expect_eq "cross: the .deb: architecture, Built-Using" \
+			"$(dpkg-deb -f "$XDEB" Architecture Built-Using 2>&1 | tr '\n' ' ')" \
+			"Architecture: arm64 Built-Using: musl (= $(chroot "$X/root" dpkg-query -W -f='${Version}' musl-dev:arm64)), numactl (= $(cat "$TOP/build/src/numactl/debian-version")) "
+		rm -rf "$X/deb"
+		dpkg-deb -x "$XDEB" "$X/deb" 2>/dev/null
+		check "cross: its binary is a static aarch64 one" \
+			sh -c "file -L '$X/deb/usr/sbin/hugepar' | grep -q 'ARM aarch64.*statically linked'"
+		if command -v lintian >/dev/null; then
+			lintian --fail-on error,warning "$XDEB" 2>&1 | grep -v "root privileges is not recommended" >"$X/lintian.log"
+			expect_eq "cross: lintian: no error, no warning" "${PIPESTATUS[0]} $(cat "$X/lintian.log")" "0 "
+		fi
+	fi
+	[ "$FAILED" != 0 ] || rm -rf "$X/root"
 fi
 echo "package: $(summary_line)"
