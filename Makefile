@@ -283,6 +283,7 @@ bench:
 	bench/sim1g.sh
 	bench/qemu.sh
 	bench/idle.sh
+	bench/arm64.sh
 	bench/plot.sh
 
 clean:

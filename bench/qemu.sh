@@ -42,26 +42,7 @@ echo "| machine | global write | per-node writes | the floor | hugepar auto | vs
 echo "|---|---|---|---|---|---|---|---|---|"
 while read -r name topo zero label; do
 	test/boot.sh bench "$name" "${topo//_/ }" "bench.pages=$PAGES bench.mode=compare bench.rounds=$ROUNDS rd.hugepar=0 init_on_alloc=$zero" >$out/$name.log
-	/usr/bin/python3 - "$out/$name.log" "$label" <<'PY'
-import statistics, sys
-ms = {}
-for l in open(sys.argv[1], errors='replace'):
-    f = l.split()
-    if len(f) >= 3 and f[0] == 'BENCH':
-        ms.setdefault(f[1], []).append(float(f[2]))
-def cell(v):
-    return '%.0f (%.0f-%.0f)' % (statistics.median(v), min(v), max(v))
-def paired(base, bold=True):
-    r = [b / h for b, h in zip(ms[base], ms['hugepar']) if h > 0]
-    f = '**%.2fx** (%.2f-%.2f)' if bold else '%.2fx (%.2f-%.2f)'
-    return f % (statistics.median(r), min(r), max(r)) if r else '-'
-try:
-    print('| %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (sys.argv[2],
-          cell(ms['global']), cell(ms['pernode']), cell(ms['bare']), cell(ms['hugepar']),
-          paired('global'), paired('pernode'), paired('bare', False), cell(ms['hugepar-1'])))
-except (KeyError, ValueError):
-    print('| %s | the boot gave no figures |' % sys.argv[2])
-PY
+	/usr/bin/python3 bench/compare.py "$out/$name.log" "$label"
 done <<'CASES'
 zero1 1024:2 1 1 node, 2 vCPUs, init_on_alloc=1
 zero2 768:1_768:1 1 2 nodes x 1 vCPU, init_on_alloc=1

@@ -39,12 +39,7 @@ fi
 
 # The initramfs: busybox, hugepar, and an init that runs it as the hooks do (its
 # arguments from boot.apply=, commas for spaces), then prints what the checks read.
-r=$A/root
-mkdir -p "$r/bin" "$r/usr/sbin" "$r/proc" "$r/sys" "$r/dev" "$r/run"
-cp "$BOOTDIR/busybox" "$r/bin/busybox"
-for c in sh cat mount poweroff echo sed tr head cut; do ln -s busybox "$r/bin/$c"; done
-cp "$BIN" "$r/usr/sbin/hugepar"
-cat >"$r/init" <<'INIT'
+cat >"$A/init" <<'INIT'
 #!/bin/sh
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
 mount -t tmpfs run /run
@@ -68,20 +63,14 @@ echo "ORDERS $(head -n 1 /proc/buddyinfo | tr -s ' ' | cut -d' ' -f5- | wc -w)"
 echo "HUGEPAR-ARM64-END"
 poweroff -f
 INIT
-chmod 755 "$r/init"
-(cd "$r" && find . | cpio -o -H newc 2>/dev/null | gzip -1) >"$A/initrd.img"
+arm64_initramfs "$A" "$A/init" "$BIN:usr/sbin/hugepar"
 
-# boot NAME KVER CMDLINE: one boot; its serial log NAME.log, its record NAME.json
+# boot NAME KVER CMDLINE: one boot of two nodes; its serial log NAME.log, its record
+# NAME.json
 boot() {
-	local name=$1 kver=$2
-	qemu_numa "1024:1 1024:1"
-	timeout 300 qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on \
-		-smp "$NUMA_CPUS" -m "${NUMA_MEM}M" "${NUMA_ARGS[@]}" \
-		-kernel "$BOOTDIR/$kver/vmlinuz" -initrd "$A/initrd.img" \
-		-append "console=ttyAMA0 rdinit=/init panic=-1 loglevel=4 $3" \
-		-display none -monitor none -serial "file:$A/$name.log" -no-reboot >/dev/null 2>&1
-	tr -d '\r' <"$A/$name.log" | sed -n '/^RECORD-BEGIN/,/^RECORD-END/p' | sed '1d;$d' >"$A/$name.json"
-	grep -q '^HUGEPAR-ARM64-END' "$A/$name.log"
+	arm64_boot "$A/$1.log" "$2" "$A/initrd.img" "1024:1 1024:1" "$3"
+	tr -d '\r' <"$A/$1.log" | sed -n '/^RECORD-BEGIN/,/^RECORD-END/p' | sed '1d;$d' >"$A/$1.json"
+	grep -q '^HUGEPAR-ARM64-END' "$A/$1.log"
 }
 line() { tr -d '\r' <"$A/$1.log" | sed -n "s/^$2 //p" | head -n 1; }
 # pools NAME SIZE: node 0's and node 1's pool of a size ("2048kB")

@@ -78,6 +78,35 @@ qemu_numa() {
 	done
 }
 
+# arm64_initramfs DIR INIT [FILE:PATH...]: a gzip'd cpio DIR/initrd.img of Debian's
+# arm64 busybox (build/arm64/boot, scripts/fetch-arm64.sh) with its applets, the
+# file INIT as /init, and each FILE at PATH
+arm64_initramfs() {
+	local d=$1 r=$1/root f c
+	rm -rf "$r"
+	mkdir -p "$r/bin" "$r/usr/sbin" "$r/usr/bin" "$r/proc" "$r/sys" "$r/dev" "$r/run" "$r/tmp"
+	cp "$TOP/build/arm64/boot/busybox" "$r/bin/busybox"
+	for c in sh cat mount poweroff echo sed tr head cut ls wc sleep mkfifo rm kill grep mkdir sync; do
+		ln -s busybox "$r/bin/$c"
+	done
+	install -m 0755 "$2" "$r/init"
+	shift 2
+	for f in "$@"; do install -D -m 0755 "${f%%:*}" "$r/${f#*:}"; done
+	(cd "$r" && find . | cpio -o -H newc 2>/dev/null | gzip -1) >"$d/initrd.img"
+}
+
+# arm64_boot LOG KVER INITRD TOPOLOGY CMDLINE: a boot of Debian's arm64 kernel KVER
+# (build/arm64/boot) in qemu-system-aarch64 (virt, TCG) with the nodes of TOPOLOGY
+# (qemu_numa), its serial console in LOG
+arm64_boot() {
+	qemu_numa "$4"
+	timeout 600 qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on \
+		-smp "$NUMA_CPUS" -m "${NUMA_MEM}M" "${NUMA_ARGS[@]}" \
+		-kernel "$TOP/build/arm64/boot/$2/vmlinuz" -initrd "$3" \
+		-append "console=ttyAMA0 rdinit=/init panic=-1 loglevel=4 $5" \
+		-display none -monitor none -serial "file:$1" -no-reboot >/dev/null 2>&1
+}
+
 summary_line() {
 	local line="$PASSED passed, $FAILED failed"
 	[ "$SKIPPED" -gt 0 ] && line="$line, $SKIPPED skipped"
