@@ -27,7 +27,6 @@ INIT
 arm64_initramfs "$out" "$out/init" build/arm64/hugepar:usr/sbin/hugepar \
 	build/arm64/holdpages:usr/bin/holdpages bench/guest.sh:bench.sh
 
-newest() { (cd build/arm64/boot && printf '%s\n' $1 | sort -V | tail -n 1); }
 echo "### arm64: reserving $PAGES 2M pages (ms: median, and range over $ROUNDS rounds)"
 echo
 echo "qemu-system-aarch64, virt, TCG, two nodes of one vCPU and 1 GiB; the cross-built"
@@ -36,7 +35,7 @@ echo
 echo "| kernel | global write | per-node writes | the floor | hugepar auto | vs global write | vs per-node writes | floor / hugepar | hugepar 1 worker |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for k in "6.12.*+deb13-arm64" "6.12.*-arm64-16k"; do
-	kver=$(newest "$k")
+	kver=$(arm64_kernel "$k")
 	arm64_boot "$out/$kver.log" "$kver" "$out/initrd.img" "1024:1 1024:1" \
 		"bench.pages=$PAGES bench.mode=compare bench.rounds=$ROUNDS"
 	/usr/bin/python3 bench/compare.py "$out/$kver.log" "$kver"

@@ -15,11 +15,7 @@ mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 [ -s "$dest/packages" ] && [ -x "$dest/busybox" ] && exit 0
 
-# The first Debian mirror of the system's sources (as fetch-kernel.sh takes it).
-uri=$(sed -n 's/^URIs:[[:space:]]*\([^[:space:]]*\/debian\)\/*$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
-[ -n "$uri" ] || uri=$(sed -n 's/^[[:space:]]*deb[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]\{1,\}\)\{0,1\}\([^[:space:]]*\/debian\)\/*[[:space:]].*/\2/p' \
-	/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | head -n 1)
-[ -n "$uri" ] || uri=http://deb.debian.org/debian
+uri=$("$(dirname "$0")/debian-mirror.sh")
 
 apt=$dest/apt
 rm -rf "$apt" "$dest/dl"

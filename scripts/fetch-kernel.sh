@@ -30,10 +30,7 @@ dest=$(cd "$dest" && pwd)
 suite_apt() {
 	a=$dest/apt-$1
 	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
-	uri=$(sed -n 's/^URIs:[[:space:]]*\([^[:space:]]*\/debian\)\/*$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
-	[ -n "$uri" ] || uri=$(sed -n 's/^[[:space:]]*deb[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]\{1,\}\)\{0,1\}\([^[:space:]]*\/debian\)\/*[[:space:]].*/\2/p' \
-		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | head -n 1)
-	[ -n "$uri" ] || uri=http://deb.debian.org/debian
+	uri=$("$(dirname "$0")/debian-mirror.sh")
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $2 main" >"$a/sources.list"
 	# A mirror that serves a snapshot of the archive serves an unstable Release file
 	# past its Valid-Until date (Debian 12's own suites carry none); the signature is

@@ -102,11 +102,9 @@ sizes_case() {
 
 # 4K pages: 64K, 2M and 32M at once; 32M is gigantic there (4M is the largest buddy
 # block), so it goes by per-node writes before 6.19
-# newest GLOB: the newest kernel of build/arm64/boot that GLOB names
-newest() { (cd "$BOOTDIR" && printf '%s\n' $1 | sort -V | tail -n 1); }
 for k in "6.1 6.1.0-*-arm64" "6.12 6.12.*+deb13-arm64"; do
 	set -- $k
-	kver=$(newest "$2")
+	kver=$(arm64_kernel "$2")
 	n=arm64-$1-sizes
 	sizes_case "$n" "$kver" 11 "2M:25%,64K:100,32M:2" || continue
 	expect_eq "$n: 64K and 32M pools" "$(pools "$n" 64kB) $(pools "$n" 32768kB)" "100 100 2 2"
@@ -115,7 +113,7 @@ for k in "6.1 6.1.0-*-arm64" "6.12 6.12.*+deb13-arm64"; do
 done
 
 # 16K pages: 2M and 32M; 32M is not gigantic there (32M is the largest block)
-kver=$(newest "6.12.*-arm64-16k")
+kver=$(arm64_kernel "6.12.*-arm64-16k")
 if sizes_case arm64-16k-sizes "$kver" 12 "2M:25%,32M:3"; then
 	expect_eq "arm64-16k-sizes: 32M pools" "$(pools arm64-16k-sizes 32768kB)" "3 3"
 	expect_eq "arm64-16k-sizes: 32M not refused as gigantic" \

@@ -95,6 +95,9 @@ arm64_initramfs() {
 	(cd "$r" && find . | cpio -o -H newc 2>/dev/null | gzip -1) >"$d/initrd.img"
 }
 
+# arm64_kernel GLOB: the newest kernel of build/arm64/boot that GLOB names
+arm64_kernel() { (cd "$TOP/build/arm64/boot" && printf '%s\n' $1 | sort -V | tail -n 1); }
+
 # arm64_boot LOG KVER INITRD TOPOLOGY CMDLINE: a boot of Debian's arm64 kernel KVER
 # (build/arm64/boot) in qemu-system-aarch64 (virt, TCG) with the nodes of TOPOLOGY
 # (qemu_numa), its serial console in LOG
