@@ -30,6 +30,10 @@ STRIP       := strip
 UAPI        := /usr/include
 MULTIARCH   := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 BIN         := hugepar
+# The test build, and the compiler of the unit tests and simctl.
+TBIN        := hugepar-test
+TESTCC      := $(HOSTCC)
+TESTDEPS    :=
 
 # A cross build: make ARCH=arm64 (Debian's name of an architecture; from the command
 # line: the kernel's ARCH in the environment is not one) builds build/ARCH/hugepar with
@@ -58,6 +62,11 @@ UAPI        := $(abspath $(SYSROOT))/root/usr/include
 SYSDEPS     := $(SYSROOT)/musl-gcc.specs
 endif
 CC          := $(TRIPLET)-gcc -specs=$(MUSLSPECS)
+# The tests of a cross build are static musl programs of the target too, run under
+# qemu-user (test/arm64-user.sh).
+TBIN        := $(BUILD)/hugepar-test
+TESTCC      = $(CC) -static -isystem $(abspath $(KINC))
+TESTDEPS    = $(KINC)/.stamp
 endif
 # The caller's CFLAGS, CPPFLAGS and LDFLAGS are honoured (a package build sets them).
 CFLAGS      ?= -O2
@@ -136,7 +145,7 @@ $(BIN): $(SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
 
 # Test build: the same binary with the fault seam (HUGEPAR_FAULT) and the simulated
 # kernel (--simulate).
-hugepar-test: $(SRCS) $(SIM_SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
+$(TBIN): $(SRCS) $(SIM_SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
 	$(CC) $(MUSL_FLAGS) $(SIM_INCS) -DHUGEPAR_TESTING -o $@ $(SRCS) $(SIM_SRCS) $(BUILD)/musl/libnuma.a $(LDFLAGS)
 
 # Sanitizer build of the binary, and the unit tests (host compiler).
@@ -148,9 +157,9 @@ $(BUILD)/hugepar-san: $(SRCS) $(SIM_SRCS) $(HDRS) $(BUILD)/san/libnuma.a
 # The unit tests, a file per module of the binary (test/unit/).
 UNIT_SRCS   := $(wildcard test/unit/*.c)
 UNIT_HDRS   := $(wildcard test/unit/*.h)
-$(BUILD)/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(PURE) $(HDRS)
+$(BUILD)/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(PURE) $(HDRS) $(TESTDEPS)
 	@mkdir -p $(BUILD)
-	$(HOSTCC) $(HP_CPPFLAGS) -DHUGEPAR_TESTING $(WARN) -O1 -g $(SIM_INCS) -Itest/unit -o $@ $(UNIT_SRCS) $(PURE)
+	$(TESTCC) $(HP_CPPFLAGS) -DHUGEPAR_TESTING $(WARN) -O1 -g $(SIM_INCS) -Itest/unit -o $@ $(UNIT_SRCS) $(PURE)
 
 $(BUILD)/unit-san: $(UNIT_SRCS) $(UNIT_HDRS) $(PURE) $(HDRS)
 	@mkdir -p $(BUILD)
@@ -174,9 +183,9 @@ $(BUILD)/syscost: test/syscost.c $(KINC)/.stamp
 
 # A tool for tests on the simulated kernel: show its state, hold pages as another
 # process would.
-$(BUILD)/simctl: test/simctl.c $(PURE) $(HDRS)
+$(BUILD)/simctl: test/simctl.c $(PURE) $(HDRS) $(TESTDEPS)
 	@mkdir -p $(BUILD)
-	$(HOSTCC) $(HP_CPPFLAGS) -DHUGEPAR_TESTING $(WARN) -O1 -g $(SIM_INCS) -o $@ test/simctl.c $(PURE)
+	$(TESTCC) $(HP_CPPFLAGS) -DHUGEPAR_TESTING $(WARN) -O1 -g $(SIM_INCS) -o $@ test/simctl.c $(PURE)
 
 # The README's commands: each installs what it needs first. test/run.sh builds what
 # each suite it runs needs, and only that (TESTS= selects suites and cases).
@@ -287,11 +296,12 @@ bench:
 	bench/plot.sh
 
 clean:
-	rm -rf hugepar hugepar-test $(BUILD)/musl $(BUILD)/san $(BUILD)/unit* $(BUILD)/hugepar-* $(BUILD)/fuzz test/out
+	rm -rf hugepar $(TBIN) $(BUILD)/musl $(BUILD)/san $(BUILD)/unit* $(BUILD)/hugepar-* $(BUILD)/fuzz test/out
 
 ifneq ($(BIN),hugepar)
 hugepar: $(BIN)
-.PHONY: hugepar
+hugepar-test: $(TBIN)
+.PHONY: hugepar hugepar-test
 endif
 
 .PHONY: all check check-all check-busy check-fast fuzz syncheck deps install uninstall indent demo bench clean image \

@@ -4,9 +4,9 @@
 # conf.d order, precise messages for bad input. TESTS=cli:CASE runs only its work.
 . "$(dirname "$0")/lib.sh"
 
-HP=$TOP/hugepar
-HPT=$TOP/hugepar-test
-SIMCTL=$TOP/build/simctl
+HP=$HP_BIN
+HPT=$HP_TEST_BIN
+SIMCTL=$HP_SIMCTL
 FX=$OUT/fixtures/cli
 FXS=$OUT/fixtures/cli-sim
 R=$OUT/cli-sim-rec

@@ -11,8 +11,8 @@
 # here passes or fails on how long a run took (bench/sim1g.sh prints that).
 . "$(dirname "$0")/lib.sh"
 
-HP=$TOP/hugepar-test
-SIMCTL=$TOP/build/simctl
+HP=$HP_TEST_BIN
+SIMCTL=$HP_SIMCTL
 FX=$OUT/engine
 MATRIX=$OUT/fault-matrix-engine.tsv
 

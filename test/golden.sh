@@ -32,7 +32,7 @@ run_golden() { # BIN LABEL
 	done
 }
 
-run_golden "$TOP/hugepar" plan
+run_golden "$HP_BIN" plan
 
 # Pairs of machines that differ as two boots of one machine do (NAME-a, NAME-b): the
 # same targets on every node and size.
@@ -42,7 +42,7 @@ for a in "$TOP"/test/machines/*-a.desc; do
 	wanted "$n" || continue
 	for s in a b; do
 		"$TOP/test/mkfixture.sh" "$TOP/test/machines/$n-$s.desc" "$OUT/fixtures/pair-$n-$s"
-		"$TOP/hugepar" plan --sysroot "$OUT/fixtures/pair-$n-$s" --config /dev/null --json \
+		"$HP_BIN" plan --sysroot "$OUT/fixtures/pair-$n-$s" --config /dev/null --json \
 			>"$OUT/golden-pair-$n-$s.json" 2>/dev/null
 	done
 	t() { jq -c '[.plan.nodes[] | [.sizes[].target]]' "$OUT/golden-pair-$n-$1.json"; }

@@ -3,7 +3,12 @@
 # Shared by the test scripts: counters and assertions. Sourced, bash.
 PASSED=${PASSED:-0} FAILED=${FAILED:-0} SKIPPED=${SKIPPED:-0}
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=$TOP/test/out
+OUT=${HUGEPAR_OUT:-$TOP/test/out}
+# The programs the golden, cli and engine suites run: this tree's, or (test/arm64-user.sh)
+# wrappers that run the arm64 ones under qemu-user.
+# shellcheck disable=SC2034 # used by the suites that source this
+HP_BIN=${HUGEPAR_BIN:-$TOP/hugepar} HP_TEST_BIN=${HUGEPAR_TEST_BIN:-$TOP/hugepar-test} \
+	HP_SIMCTL=${HUGEPAR_SIMCTL:-$TOP/build/simctl}
 # the dracut module's directory name, as the Makefile installs it
 # shellcheck disable=SC2034 # used by the suites that source this
 DRACUT_MODULE=$(sed -n 's/^MODULE[[:space:]]*:=[[:space:]]*//p' "$TOP/Makefile")

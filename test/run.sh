@@ -3,14 +3,14 @@
 # Run the test suites: unit (plain and with sanitizers), the tree's own checks
 # (syncheck, install), golden fixtures, command line, simulated kernel, live
 # reservations on this kernel, the Debian package, a fresh Debian root, cloud images
-# booted under systemd, and boots in QEMU (x86-64, and arm64 with the cross-built
-# binary). Each suite builds what it needs first (and
+# booted under systemd, the arm64 build's unit, golden, cli and engine suites under
+# qemu-user, and boots in QEMU (x86-64, and arm64 with the cross-built binary). Each suite builds what it needs first (and
 # only that), its lines are shown as they come (and kept in test/out/suite-NAME.log),
 # and its time is shown with its count; a suite past its time limit is stopped and
 # fails. The failed checks are listed again at the end, before "N passed, N failed".
 # No check passes or fails on elapsed time: speed is for `make bench`.
 #   TESTS="SUITE ..."        only these suites: unit unit-san tree layers golden cli
-#                            engine live package fresh image boot arm64
+#                            engine live arm64-user package fresh image boot arm64
 #   TESTS="SUITE:CASE ..."   only these cases of a suite, and only their work (a case
 #                            is the name a check begins with, before its ':'; globs
 #                            as in the shell), e.g. TESTS="boot:6.12-shares boot:7-*",
@@ -25,7 +25,7 @@
 cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
 
-SUITES="unit unit-san tree layers golden cli engine live package fresh image boot arm64"
+SUITES="unit unit-san tree layers golden cli engine live arm64-user package fresh image boot arm64"
 LIST=""
 if [ "${TESTS:-}" = list ]; then
 	LIST=$OUT/list
@@ -105,6 +105,7 @@ suite golden 600 "hugepar $SAN" test/golden.sh
 suite cli 900 "hugepar hugepar-test build/simctl" test/cli.sh
 suite engine 1200 "hugepar hugepar-test build/simctl" test/engine.sh
 suite live 900 "hugepar hugepar-test build/holdpages $SAN" test/live.sh
+suite arm64-user 900 "" test/arm64-user.sh
 suite package 1800 "" test/package.sh
 if [ -z "${HUGEPAR_SKIP_FRESH:-}" ]; then
 	suite fresh 2400 "" test/fresh.sh

@@ -183,7 +183,11 @@ static void test_children_deadline(void)
 		CHECK(read(fds[0], &c, 1) == 1);
 	children_collect(&cs, &now);
 	CHECK(cs.told && cs.killed);
-	CHECK(described(&cs.c[0], "killed by SIGTERM"));
+	/* (under qemu-user the SIGKILL may overtake it: unit.h) */
+	CHECK(described(&cs.c[0], unit_qemu_user() && WIFSIGNALED(cs.c[0].status) &&
+					  WTERMSIG(cs.c[0].status) == SIGKILL
+				      ? "killed by SIGKILL"
+				      : "killed by SIGTERM"));
 	CHECK(described(&cs.c[1], "killed by SIGKILL"));
 	children_release(&cs);
 	children_free(&cs);
@@ -263,6 +267,8 @@ static void test_children_orphan(void)
 	int fds[2], status;
 	pid_t mid, kid = 0;
 
+	if (unit_qemu_user() && unit_skip())
+		return;
 	CHECK(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0); /* orphans come back here */
 	CHECK(pipe(fds) == 0);
 	mid = fork();

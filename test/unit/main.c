@@ -5,13 +5,15 @@
  * crashes, hangs or exits early is one failure of its own. A test is named
  * MODULE.TEST ("plan.rounding": the module's file, and the test's name without the
  * module's prefix). Prints the failed checks as they happen, a line for each test
- * that did not end, and "unit: N passed, N failed" (N counts checks).
+ * that did not end, and "unit: N passed, N failed[, N skipped]" (N counts checks).
  *   unit                 every test
  *   unit PATTERN...      the tests whose name, or whose module's, matches one of
  *                        these globs: "plan", "plan.rounding", "adapt.*"
  *   unit --list          the tests' names, a line each
  * With no PATTERN, HUGEPAR_CASES (test/run.sh's TESTS=unit:PATTERN) gives them, and
  * HUGEPAR_LIST=FILE (TESTS=list) writes the names to FILE and runs nothing.
+ * HUGEPAR_UNIT_QEMU_USER=1 (test/arm64-user.sh): under qemu-user, which has no
+ * subreapers and acts on fatal signals later than a kernel (unit.h: unit_qemu_user).
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,7 +32,7 @@
 
 #define UNIT_TIME_LIMIT_S 60
 
-unsigned unit_passed, unit_failed;
+unsigned unit_passed, unit_failed, unit_skipped;
 
 static struct unit_module *modules;
 
@@ -42,6 +45,38 @@ void unit_register(struct unit_module *m)
 		p = &(*p)->next;
 	m->next = *p;
 	*p = m;
+}
+
+bool unit_qemu_user(void)
+{
+	const char *e = getenv("HUGEPAR_UNIT_QEMU_USER");
+	int on = 0;
+
+	if (!e || strcmp(e, "1"))
+		return false;
+	if (prctl(PR_GET_CHILD_SUBREAPER, &on) == 0 || errno != EINVAL) {
+		unit_failed++;
+		fprintf(stderr, "FAIL HUGEPAR_UNIT_QEMU_USER=1, but this is a kernel's "
+				"PR_GET_CHILD_SUBREAPER\n");
+		return false;
+	}
+	return true;
+}
+
+bool unit_skip(void)
+{
+	unit_skipped++;
+	return true;
+}
+
+const char *unit_errtext(const char *prefix, int e)
+{
+	static char buf[4][256];
+	static unsigned next;
+	char *b = buf[next++ % 4];
+
+	snprintf(b, sizeof(buf[0]), "%s%s", prefix, strerror(e));
+	return b;
 }
 
 /* "plan.rounding" for the test plan_rounding of the module plan */
@@ -71,7 +106,7 @@ static bool wanted(char **patterns, size_t npatterns, const struct unit_module *
 /* Run one test in a child; its counts are added to this process's. */
 static void run(const char *name, const struct unit_test *t)
 {
-	unsigned counts[2] = {0, 0};
+	unsigned counts[3] = {0, 0, 0};
 	int fds[2], status, limit = UNIT_TIME_LIMIT_S;
 	time_t started = time(NULL);
 	bool timed_out = false;
@@ -86,9 +121,10 @@ static void run(const char *name, const struct unit_test *t)
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		unit_passed = unit_failed = 0; /* this test's own */
+		unit_passed = unit_failed = unit_skipped = 0; /* this test's own */
 		t->fn();
-		counts[0] = unit_passed, counts[1] = unit_failed;
+		counts[0] = unit_passed, counts[1] = unit_failed,
+		counts[2] = unit_skipped;
 		fflush(stderr);
 		_exit(write(fds[1], counts, sizeof(counts)) == sizeof(counts) ? 0 : 1);
 	}
@@ -118,6 +154,7 @@ static void run(const char *name, const struct unit_test *t)
 	if (n == sizeof(counts) && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		unit_passed += counts[0];
 		unit_failed += counts[1];
+		unit_skipped += counts[2];
 		return;
 	}
 	unit_failed++;
@@ -177,6 +214,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unit: no test named so (unit --list names them)\n");
 		return 2;
 	}
-	printf("unit: %u passed, %u failed\n", unit_passed, unit_failed);
+	if (unit_skipped)
+		printf("unit: %u passed, %u failed, %u skipped\n", unit_passed,
+		       unit_failed, unit_skipped);
+	else
+		printf("unit: %u passed, %u failed\n", unit_passed, unit_failed);
 	return unit_failed ? 1 : 0;
 }

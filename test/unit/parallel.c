@@ -148,7 +148,7 @@ static void test_parallel_commit_fails(void)
 	job(two_workers, 2048);
 	CHECK(size_parallel(&fx.j) == 0);
 	CHECK(strcmp(fx.j.rep.sr.failure,
-		     "the commit write failed: Input/output error") == 0);
+		     unit_errtext("the commit write failed: ", EIO)) == 0);
 	CHECK(pools(2048, 0, 0) && overcommit(2048) == 0 && notes_left() == 0);
 	CHECK(fx.j.rep.sr.workers == 2 && fx.j.rep.sr.pages_by_workers == 0);
 	fixture_remove(&fx);
@@ -162,8 +162,9 @@ static void test_parallel_restore_fails(void)
 	job(two_workers, 2048);
 	CHECK(size_parallel(&fx.j) == 0);
 	CHECK(fx.j.rep.sr.restore_failed &&
-	      strcmp(fx.j.rep.sr.failure, "could not put nr_overcommit_hugepages back to "
-					  "0: Input/output error") == 0);
+	      strcmp(fx.j.rep.sr.failure,
+		     unit_errtext("could not put nr_overcommit_hugepages back to 0: ",
+				  EIO)) == 0);
 	CHECK(pools(2048, 100, 100) && overcommit(2048) == 200 && notes_left() == 1);
 	fixture_remove(&fx);
 }

@@ -272,7 +272,7 @@ static void test_size_write_fails(void)
 	CHECK(pools(2048, 100, 0));
 	CHECK(fx.j.notes[0].note[0] == '\0' &&
 	      strcmp(fx.j.notes[1].note,
-		     "nr_hugepages write failed: Input/output error") == 0);
+		     unit_errtext("nr_hugepages write failed: ", EIO)) == 0);
 	fixture_remove(&fx);
 }
 
@@ -289,7 +289,7 @@ static void test_size_commit_fails(void)
 	CHECK(pools(2048, 100, 100) && sr->topped_up == 200 && sr->pages_by_workers == 0);
 	CHECK(sr->method == HP_METHOD_SERIAL &&
 	      note("workers reserved 0 of 200 pages; per-node writes did the rest"));
-	CHECK(strcmp(sr->failure, "the commit write failed: Input/output error") == 0);
+	CHECK(strcmp(sr->failure, unit_errtext("the commit write failed: ", EIO)) == 0);
 	fixture_remove(&fx);
 }
 

@@ -10,8 +10,10 @@
 
 #include <stdio.h>
 
-/* The checks passed and failed in this process (a test's child). */
-extern unsigned unit_passed, unit_failed;
+#include <stdbool.h>
+
+/* The checks passed, failed and skipped in this process (a test's child). */
+extern unsigned unit_passed, unit_failed, unit_skipped;
 
 #define CHECK(cond)                                                                      \
 	do {                                                                             \
@@ -37,6 +39,21 @@ struct unit_module {
 };
 
 void unit_register(struct unit_module *m);
+
+/* PREFIX followed by the C library's text for the error E ("...: I/O error" with
+ * musl, "...: Input/output error" with glibc): what the binary writes, from the
+ * library the tests are built with. Four buffers in turn. */
+const char *unit_errtext(const char *prefix, int e);
+
+/* Whether the tests run under qemu-user (HUGEPAR_UNIT_QEMU_USER=1, test/arm64-user.sh),
+ * checked: qemu-user 7.2 refuses prctl(PR_SET_CHILD_SUBREAPER) with EINVAL, which no
+ * kernel since 3.4 does; said where it is not so, and a failure. Two things differ
+ * there: no process is a subreaper (the checks that need one are skipped, counted by
+ * unit_skip()), and a signal whose default action kills is acted on by the emulator
+ * in the process, later than by a kernel: a SIGKILL sent just after can overtake it. */
+bool unit_qemu_user(void);
+/* Count a skipped check; true, for CHECK(... || unit_skip()). */
+bool unit_skip(void);
 
 #define UNIT_MODULE(mod, list)                                                           \
 	static struct unit_module unit_module_##mod = {#mod, list, NULL};                \
