@@ -5,6 +5,7 @@
 # hugepar .deb installed with apt, settings as a drop-in in /etc/hugepar.conf.d, the
 # initramfs built from them; then a GPT disk with an EFI system partition (GRUB, its
 # own config embedded) and the root file system, made without loop devices or mounts.
+# For amd64 or arm64; an arm64 root is made on an amd64 machine through qemu-user.
 # Prints where the image is and the QEMU command that boots it; OUTPUT.packages lists
 # the packages in the image and their versions, OUTPUT.initramfs the files of its
 # initramfs. Root only.
@@ -17,13 +18,14 @@
 #     --tree DIR      files copied over the root before the initramfs is built (units,
 #                     drop-ins)
 #     --deb FILE      the hugepar package to install (default: built from this tree
-#                     into build/image/deb)
+#                     into build/image/deb, or build/image/deb-ARCH cross-built)
 #     --suite S       Debian suite: bookworm, trixie or sid (default trixie)
 #     --size SIZE     the root file system's size (default 2G)
+#     --arch ARCH     amd64 or arm64 (default amd64); a --deb must be of ARCH
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-flavour=initramfs-tools settings=$TOP/image/hugepar.conf tree="" deb="" suite=trixie size=2G
+flavour=initramfs-tools settings=$TOP/image/hugepar.conf tree="" deb="" suite=trixie size=2G arch=amd64
 
 usage() {
 	sed -n 's/^#   //p; s/^#     /  /p' "$0" >&2
@@ -42,6 +44,7 @@ while [ $# -gt 0 ]; do
 	--deb) deb=${2:?} && shift ;;
 	--suite) suite=${2:?} && shift ;;
 	--size) size=${2:?} && shift ;;
+	--arch) arch=${2:?} && shift ;;
 	-h | --help) usage ;;
 	-*) echo "image: unknown option $1" >&2 && usage ;;
 	*) break ;;
@@ -53,6 +56,21 @@ out=$1
 case $flavour in
 initramfs-tools | dracut) ;;
 *) die "--flavour $flavour: initramfs-tools or dracut" ;;
+esac
+# each architecture's kernel, GRUB, the name UEFI firmware boots without a boot entry,
+# and the QEMU that boots the image
+case $arch in
+amd64)
+	kernel=linux-image-cloud-amd64 grub=grub-efi-amd64-bin efi=BOOTX64.EFI
+	firmware=/usr/share/ovmf/OVMF.fd
+	qemu="qemu-system-x86_64 -machine q35"
+	;;
+arm64)
+	kernel=linux-image-cloud-arm64 grub=grub-efi-arm64-bin efi=BOOTAA64.EFI
+	firmware=/usr/share/qemu-efi-aarch64/QEMU_EFI.fd
+	qemu="qemu-system-aarch64 -machine virt -cpu max"
+	;;
+*) die "--arch $arch: amd64 or arm64" ;;
 esac
 [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap, and file ownership in the root file system)"
 for t in mmdebstrap mkfs.ext4 mkfs.vfat mcopy sfdisk; do
@@ -67,12 +85,36 @@ work=$TOP/build/image
 mkdir -p "$work" "$(dirname "$out")"
 out=$(realpath "$out")
 
+# A root of another architecture runs its programs (maintainer scripts, the initramfs
+# generator, grub-mkstandalone) through qemu-user, which the kernel starts for them by
+# binfmt_misc. Neither is taken as set up: binfmt_misc is mounted, and qemu-user's
+# entry (/usr/lib/binfmt.d, of qemu-user-static) registered and enabled, where they
+# are not. Debian's entry has the F flag: the kernel opens the emulator when it is
+# registered, so that the root needs no copy of it.
+foreign() {
+	local q=$1 d=/proc/sys/fs/binfmt_misc
+	[ -f "$d/register" ] || mount -t binfmt_misc binfmt_misc "$d" || die "cannot mount binfmt_misc on $d"
+	if [ ! -f "$d/$q" ]; then
+		[ -f "/usr/lib/binfmt.d/$q.conf" ] || die "no /usr/lib/binfmt.d/$q.conf (qemu-user-static, make deps)"
+		grep -v '^#' "/usr/lib/binfmt.d/$q.conf" >"$d/register" || die "cannot register $q with binfmt_misc"
+	fi
+	grep -qx enabled "$d/$q" || echo 1 >"$d/$q"
+	command -v arch-test >/dev/null || die "arch-test is missing (make deps): mmdebstrap needs it for a foreign root"
+}
+case $arch in
+"$(dpkg --print-architecture)") ;;
+arm64) foreign qemu-aarch64 ;;
+*) die "--arch $arch: no root of it is made on $(dpkg --print-architecture)" ;;
+esac
+
 # The package, as the README builds it, without running its tests again (make check
-# does) and without network.
+# does) and without network; for another architecture, cross-built as the package
+# suite does it (scripts/cross-deb.sh), in a directory of its own.
 build_deb() {
 	local v p=$work/deb
+	[ "$arch" = "$(dpkg --print-architecture)" ] || p=$work/deb-$arch
 	v=$(sed -n 's/^#define HUGEPAR_VERSION "\(.*\)"$/\1/p' "$TOP/src/version.h")
-	deb=$p/hugepar_$v-1_$(dpkg --print-architecture).deb
+	deb=$p/hugepar_$v-1_$arch.deb
 	[ -f "$TOP/build/src/numactl/debian-version" ] || "$TOP/scripts/fetch-numactl.sh" "$TOP/build/src" >/dev/null
 	rm -rf "$p"
 	mkdir -p "$p/hugepar-$v"
@@ -81,18 +123,26 @@ build_deb() {
 	else
 		(cd "$TOP" && tar --exclude=./build --exclude=./test/out -cf - .) | tar -C "$p/hugepar-$v" -xf -
 	fi
-	(cd "$p/hugepar-$v" && DEB_BUILD_OPTIONS=nocheck NUMACTL_SRC="$TOP/build/src/numactl" \
-		unshare -n -- dpkg-buildpackage -us -uc -b) >"$p/build.log" 2>&1 ||
-		die "dpkg-buildpackage failed (see $p/build.log)"
+	if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+		(cd "$p/hugepar-$v" && DEB_BUILD_OPTIONS=nocheck NUMACTL_SRC="$TOP/build/src/numactl" \
+			unshare -n -- dpkg-buildpackage -us -uc -b) >"$p/build.log" 2>&1 ||
+			die "dpkg-buildpackage failed (see $p/build.log)"
+	else
+		local x rc=0
+		x=$("$TOP/scripts/cross-deb.sh" "$p/cross" "$p/hugepar-$v" "$TOP/build/src/numactl") || rc=$?
+		[ "$rc" = 0 ] || die "the cross build failed (see $p/cross/mmdebstrap.log, $p/cross/build.log)"
+		cp "$x" "$p/"
+		rm -rf "$p/cross/root"
+	fi
 	[ -f "$deb" ] || die "dpkg-buildpackage made no $deb"
 }
 if [ -z "$deb" ]; then
-	echo "image: building the hugepar package" >&2
+	echo "image: building the hugepar package ($arch)" >&2
 	build_deb
 fi
 deb=$(realpath "$deb")
 
-pkgs=systemd,systemd-sysv,udev,kmod,e2fsprogs,linux-image-cloud-amd64,grub-efi-amd64-bin
+pkgs=systemd,systemd-sysv,udev,kmod,e2fsprogs,$kernel,$grub
 case $flavour in
 initramfs-tools) pkgs=$pkgs,initramfs-tools ;;
 dracut) pkgs=$pkgs,dracut ;;
@@ -108,19 +158,19 @@ mkdir -p "$work/efi.$$"
 # The root, made in one mmdebstrap run: Debian's packages, then the package file,
 # the settings and the tree put in, and image/customize.sh run on it (the rest
 # happens in there); GRUB's EFI program comes out of it.
-echo "image: mmdebstrap $suite ($flavour)" >&2
+echo "image: mmdebstrap $suite $arch ($flavour)" >&2
 start=$(date +%s)
 # A mirror that serves a snapshot of the archive serves unstable's Release file past
 # its Valid-Until date (Debian 12's own suites carry none); signatures are still
 # checked. mmdebstrap's apt does not read this machine's apt settings.
-mmdebstrap --variant=minbase --include="$pkgs" --aptopt='Acquire::Check-Valid-Until "false"' \
+mmdebstrap --variant=minbase --architectures="$arch" --include="$pkgs" --aptopt='Acquire::Check-Valid-Until "false"' \
 	--customize-hook="upload '$deb' /tmp/hugepar.deb" \
 	--customize-hook="upload '$settings' /tmp/hugepar-image.conf" \
 	${tree:+--customize-hook="sync-in '$tree' /"} \
 	--customize-hook="'$TOP/image/customize.sh' \"\$1\" $label" \
-	--customize-hook="download /tmp/BOOTX64.EFI '$work/efi.$$/BOOTX64.EFI'" \
+	--customize-hook="download /tmp/boot.efi '$work/efi.$$/$efi'" \
 	--customize-hook="download /tmp/initramfs.list '$out.initramfs'" \
-	--customize-hook='rm -f "$1/tmp/BOOTX64.EFI" "$1/tmp/initramfs.list"' \
+	--customize-hook='rm -f "$1/tmp/boot.efi" "$1/tmp/initramfs.list"' \
 	"$suite" "$root" "$work/sources.$$" >"$out.log" 2>&1 ||
 	die "mmdebstrap failed (see $out.log)"
 echo "image: the root took $(($(date +%s) - start)) s ($(du -sh "$root" | cut -f1))" >&2
@@ -144,9 +194,8 @@ start=$((1 + esp_mib))MiB, size=${root_mib}MiB, type=0FC63DAF-8483-4772-8E79-3D6
 EOF
 mkfs.vfat -F 32 -s 1 --offset 2048 -n ESP "$out" $((esp_mib * 1024)) >/dev/null 2>&1 || die "mkfs.vfat failed"
 mmd -i "$out@@1M" ::/EFI ::/EFI/BOOT
-mcopy -i "$out@@1M" "$work/efi.$$/BOOTX64.EFI" ::/EFI/BOOT/BOOTX64.EFI
+mcopy -i "$out@@1M" "$work/efi.$$/$efi" "::/EFI/BOOT/$efi"
 mkfs.ext4 -q -L "$label" -d "$root" -E offset=$(((1 + esp_mib) * 1048576)) "$out" "${root_mib}M"
 
-firmware=/usr/share/ovmf/OVMF.fd
 echo "image: $out ($flavour, $(du -h "$out" | cut -f1) on disk of $(du -h --apparent-size "$out" | cut -f1))"
-echo "boot it: qemu-system-x86_64 -machine q35 -m 2G -smp 2 -bios $firmware -drive file=$out,format=raw,if=virtio -nographic"
+echo "boot it: $qemu -m 2G -smp 2 -bios $firmware -drive file=$out,format=raw,if=virtio -nographic"

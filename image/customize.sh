@@ -3,11 +3,18 @@
 # image/build.sh's last step inside the new root, run by mmdebstrap as a customize
 # hook (the root's /dev, /proc and /sys are mounted): install the hugepar package with
 # apt, put the settings in place, configure the initramfs generator the root has,
-# build the initramfs for its kernel, and make GRUB's EFI program and config.
+# build the initramfs for its kernel, and make GRUB's EFI program (/tmp/boot.efi) and
+# config, for the root's architecture (amd64, or arm64 through qemu-user).
 #   customize.sh ROOT LABEL
 set -eu
 root=$1 label=$2
 inroot() { chroot "$root" "$@"; }
+# GRUB's platform, and the serial console: the PC's UART, or the PL011 of arm64's
+# virtual machines (QEMU's virt, most clouds')
+case $(inroot dpkg --print-architecture) in
+arm64) platform=arm64-efi serial=ttyAMA0 ;;
+*) platform=x86_64-efi serial=ttyS0,115200 ;;
+esac
 
 # As a user installs a downloaded .deb: apt resolves its dependencies.
 inroot env DEBIAN_FRONTEND=noninteractive apt-get install -y -q /tmp/hugepar.deb
@@ -47,7 +54,7 @@ mkdir -p "$root/boot/grub"
 cat >"$root/boot/grub/grub.cfg" <<CFG
 set timeout=1
 menuentry "Debian with hugepar" {
-	linux /vmlinuz root=LABEL=$label ro console=tty0 console=ttyS0,115200
+	linux /vmlinuz root=LABEL=$label ro console=tty0 console=$serial
 	initrd /initrd.img
 }
 CFG
@@ -56,6 +63,6 @@ search --no-floppy --label LABEL --set=root
 configfile ($root)/boot/grub/grub.cfg
 CFG
 sed -i "s/LABEL/$label/" "$root/tmp/early.cfg"
-inroot grub-mkstandalone -O x86_64-efi -o /tmp/BOOTX64.EFI --modules="part_gpt ext2" \
+inroot grub-mkstandalone -O "$platform" -o /tmp/boot.efi --modules="part_gpt ext2" \
 	"boot/grub/grub.cfg=/tmp/early.cfg"
 rm -f "$root/tmp/early.cfg"

@@ -7,7 +7,8 @@ pkgs="make git build-essential gcc musl-tools clang linux-libc-dev pkg-config py
 shellcheck dracut-core initramfs-tools qemu-system-x86 busybox-static linux-image-amd64
 e2fsprogs cpio kmod file time jq gnuplot-nox libhugetlbfs-bin util-linux dash
 debhelper dpkg-dev lintian python3-prometheus-client mmdebstrap
-fdisk dosfstools mtools ovmf qemu-utils gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm"
+fdisk dosfstools mtools ovmf qemu-utils gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm
+qemu-efi-aarch64 arch-test"
 updated=""
 # install PACKAGE...: those of them not installed yet
 install() {

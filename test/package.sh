@@ -134,29 +134,24 @@ fi
 # The arm64 package, cross-built as Debian's builders do (dpkg-buildpackage -a arm64
 # -Pcross) without network, in a root of this release with amd64 and arm64 made for
 # it (the cross compiler, musl-dev:arm64 and linux-libc-dev:arm64: this machine's
-# dpkg is not told of arm64). Not in a fresh root (test/fresh.sh): it makes a root.
+# dpkg is not told of arm64), by scripts/cross-deb.sh, which image/build.sh uses
+# too. Not in a fresh root (test/fresh.sh): it makes a root.
 if wanted cross; then
 	X=$OUT/pkg-cross
-	codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
 	rm -rf "$X"
 	mkdir -p "$X"
-	if [ -n "${HUGEPAR_FRESH:-}" ]; then
+	codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	rc=fresh
+	if [ -z "${HUGEPAR_FRESH:-}" ]; then
+		rc=0
+		"$TOP/scripts/cross-deb.sh" "$X" "$P/hugepar-$V" "$TOP/build/src/numactl" "$codename" >/dev/null || rc=$?
+	fi
+	if [ "$rc" = fresh ]; then
 		skip "cross: in a fresh root (it makes a root of its own)"
-	elif ! "$TOP/scripts/apt-sources.sh" "$codename" >"$X/sources.list" ||
-		! mmdebstrap --variant=minbase --architectures=amd64,arm64 \
-			--include=build-essential,debhelper,dpkg-dev,gcc-aarch64-linux-gnu,libc6-dev:arm64,musl-dev:arm64,linux-libc-dev:arm64 \
-			"$codename" "$X/root" "$X/sources.list" >"$X/mmdebstrap.log" 2>&1; then
+	elif [ "$rc" = 3 ]; then
 		fail "cross: a $codename root with arm64 (see $X/mmdebstrap.log)"
 	else
-		mkdir -p "$X/root/src/hugepar-$V"
-		cp -a "$P/hugepar-$V/." "$X/root/src/hugepar-$V/"
-		cp -a "$TOP/build/src/numactl" "$X/root/src/numactl"
-		if unshare -n -m --propagation private -- sh -c '
-			mount --rbind /dev "$1/dev" && mount -t proc proc "$1/proc" &&
-				mount -t tmpfs tmpfs "$1/tmp" || exit 1
-			exec chroot "$1" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-				sh -c "cd /src/hugepar-$2 && NUMACTL_SRC=/src/numactl dpkg-buildpackage -a arm64 -Pcross -us -uc -b"' \
-			_ "$X/root" "$V" >"$X/build.log" 2>&1; then
+		if [ "$rc" = 0 ]; then
 			pass "cross: dpkg-buildpackage -a arm64 -Pcross, without network"
 		else
 			fail "cross: dpkg-buildpackage -a arm64 (see $X/build.log)"
