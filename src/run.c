@@ -7,6 +7,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "commands.h"
 #include "engine.h"
 #include "fault.h"
@@ -130,7 +131,7 @@ static int apply(struct ctx *c, uint64_t deadline)
 
 int cmd_apply(struct ctx *c)
 {
-	uint64_t start = now_ms(), boot = boottime_ms(), deadline;
+	uint64_t start = clock_now_ms(), boot = boottime_ms(), deadline;
 	int rc = state_dir_check(c->record_dir, true);
 
 	if (rc) {
@@ -165,7 +166,7 @@ int cmd_apply(struct ctx *c)
 int cmd_recover(struct ctx *c)
 {
 	struct hp_recovery rec = {0};
-	int rc = run_lock(now_ms() + 10000), failed = 0;
+	int rc = run_lock(clock_now_ms() + 10000), failed = 0;
 
 	if (rc) {
 		fprintf(stderr, "hugepar: cannot take the lock in %s: %s\n", HP_STATE_DIR,
@@ -210,7 +211,7 @@ int cmd_wait(struct ctx *c)
 	if (!w.stopped || w.killed) {
 		struct hp_recovery rec = {0};
 
-		if (run_lock(now_ms() + 2000) == 0) {
+		if (run_lock(clock_now_ms() + 2000) == 0) {
 			restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);
 			run_unlock();
 		}

@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "children.h"
+#include "clock.h"
 #include "macros.h"
 #include "stop.h"
 #include "sys.h"
@@ -33,10 +33,31 @@ int xwrite(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+int child_report(int fd, const void *buf, size_t len)
+{
+	int rc = xwrite(fd, buf, len);
+
+	clock_wake(getppid());
+	return rc;
+}
+
+void child_hold(int ctl)
+{
+	struct pollfd pf = {.fd = ctl, .events = POLLIN};
+	char c;
+
+	for (;;) {
+		if (clock_poll(&pf, 1, -1) < 0 && errno != EINTR)
+			return;
+		if (pf.revents && (read(ctl, &c, 1) >= 0 || errno != EINTR))
+			return;
+	}
+}
+
 int children_spawn(struct children *cs, const struct spawn *sp, child_fn fn, void *arg)
 {
 	int rp[2], cp[2] = {-1, -1};
-	pid_t parent = getpid(), pid;
+	pid_t pid;
 	struct child *c;
 
 	if (cs->n == cs->cap) {
@@ -56,11 +77,8 @@ int children_spawn(struct children *cs, const struct spawn *sp, child_fn fn, voi
 		return -errno;
 	}
 	fflush(NULL);
-	pid = fork();
+	pid = clock_fork(sp->pdeathsig);
 	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, sp->pdeathsig);
-		if (getppid() != parent)
-			raise(sp->pdeathsig);
 		for (unsigned i = 0; i < cs->n; i++) {
 			close(cs->c[i].rfd);
 			if (cs->c[i].ctl >= 0)
@@ -70,7 +88,7 @@ int children_spawn(struct children *cs, const struct spawn *sp, child_fn fn, voi
 		if (cp[1] >= 0)
 			close(cp[1]);
 		fn(arg, rp[1], cp[0]);
-		_exit(0);
+		clock_exit(0);
 	}
 	close(rp[1]);
 	if (cp[0] >= 0)
@@ -97,7 +115,7 @@ int children_spawn(struct children *cs, const struct spawn *sp, child_fn fn, voi
 static void reap(struct child *c)
 {
 	while (!c->gone) {
-		if (waitpid(c->pid, &c->status, 0) == c->pid || errno != EINTR)
+		if (clock_waitpid(c->pid, &c->status, 0) == c->pid || errno != EINTR)
 			c->gone = true;
 	}
 }
@@ -106,23 +124,23 @@ static void signal_working(struct children *cs, int sig)
 {
 	for (unsigned i = 0; i < cs->n; i++)
 		if (!cs->c[i].reported && !cs->c[i].gone)
-			kill(cs->c[i].pid, sig);
+			clock_kill(cs->c[i].pid, sig);
 }
 
 void children_collect(struct children *cs, const struct collect_policy *p)
 {
 	struct pollfd *pf = NULL;
 	unsigned cap = 0;
-	uint64_t next_tick = now_ms() + p->tick_ms;
+	uint64_t next_tick = clock_now_ms() + p->tick_ms;
 	bool ticking = p->tick != NULL;
 
 	for (;;) {
-		uint64_t now = now_ms(), next = now + 1000;
+		uint64_t now = clock_now_ms(), next = now + 1000;
 		unsigned working = 0;
 
 		if (ticking && now >= next_tick && !cs->told) {
 			ticking = p->tick(p->tick_arg);
-			next_tick = now_ms() + p->tick_ms;
+			next_tick = clock_now_ms() + p->tick_ms;
 		}
 		if (!cs->told && (stop_requested() || now >= p->tell_at)) {
 			signal_working(cs, p->sig);
@@ -154,7 +172,7 @@ void children_collect(struct children *cs, const struct collect_policy *p)
 		}
 		if (!working)
 			break;
-		if (poll(pf, cs->n, next > now ? (int)MIN(next - now, 1000) : 0) < 0 &&
+		if (clock_poll(pf, cs->n, next > now ? (int)MIN(next - now, 1000) : 0) < 0 &&
 		    errno != EINTR)
 			break;
 		for (unsigned i = 0; i < cs->n; i++) {
@@ -183,9 +201,11 @@ void children_collect(struct children *cs, const struct collect_policy *p)
 void children_let_go(struct children *cs)
 {
 	for (unsigned i = 0; i < cs->n; i++) {
-		if (cs->c[i].ctl >= 0)
-			close(cs->c[i].ctl);
+		if (cs->c[i].ctl < 0)
+			continue;
+		close(cs->c[i].ctl);
 		cs->c[i].ctl = -1;
+		clock_wake(cs->c[i].pid);
 	}
 }
 

@@ -70,5 +70,9 @@ void child_describe(const struct child *c, char *buf, size_t len);
 
 /* Whole transfers over pipes. */
 int xwrite(int fd, const void *buf, size_t len);
+/* A child's report to its parent: written whole, and the parent woken. */
+int child_report(int fd, const void *buf, size_t len);
+/* A holding child: wait until release_fd is closed. */
+void child_hold(int release_fd);
 
 #endif

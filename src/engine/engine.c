@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "children.h"
+#include "clock.h"
 #include "engine.h"
 #include "hugetlb.h"
 #include "restore.h"
@@ -48,8 +49,8 @@ static void size_main(void *arg, int wfd, int ctl)
 	stop_install();
 	size_run(j);
 	xwrite(wfd, &j->rep, sizeof(j->rep));
-	xwrite(wfd, j->notes, j->t->nnodes * sizeof(*j->notes));
-	_exit(0);
+	child_report(wfd, j->notes, j->t->nnodes * sizeof(*j->notes));
+	clock_exit(0);
 }
 
 static bool size_has_work(const struct hp_plan *p, unsigned z)
@@ -73,20 +74,17 @@ static void take_report(struct hp_result *res, unsigned z, const struct size_rep
  * back with the kernel before the pools are read back. */
 static void reap_orphans(void)
 {
-	uint64_t until = now_ms() + 2000;
+	uint64_t until = clock_now_ms() + 2000;
 
-	while (now_ms() < until) {
-		pid_t pid = waitpid(-1, NULL, WNOHANG);
+	while (clock_now_ms() < until) {
+		pid_t pid = clock_waitpid(-1, NULL, WNOHANG);
 
 		if (pid < 0 && errno == EINTR)
 			continue;
 		if (pid < 0)
 			return; /* ECHILD: none left */
-		if (pid == 0) {
-			struct timespec ts = {0, 5 * 1000000};
-
-			nanosleep(&ts, NULL);
-		}
+		if (pid == 0)
+			clock_sleep_ms(5);
 	}
 }
 
@@ -270,7 +268,7 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 		 const struct hp_plan *p, enum hp_method method, uint64_t deadline,
 		 struct hp_result *res)
 {
-	uint64_t start = now_ms();
+	uint64_t start = clock_now_ms();
 	struct cell_note *notes;
 
 	run_start = start;
@@ -301,7 +299,7 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 	read_back(t, res);
 	result_judge(res, p, notes, s->nproblems);
 	free(notes);
-	res->duration_ms = now_ms() - start;
+	res->duration_ms = clock_now_ms() - start;
 	for (unsigned z = 0; z < t->nsizes && !res->error[0]; z++)
 		if (res->sizes[z].restore_failed)
 			snprintf(res->error, sizeof(res->error), "%s",

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "clock.h"
 #include "hugetlb.h"
 #include "job.h"
 #include "stop.h"
@@ -41,13 +42,13 @@ const char *size_stopped_why(const struct size_job *j)
 /* One node to 'target' with a per-node write, cut short at the deadline. */
 int size_node_write(struct size_job *j, unsigned n, uint64_t target, uint64_t deadline)
 {
-	uint64_t t0 = now_ms();
+	uint64_t t0 = clock_now_ms();
 	int rc;
 
 	deadline_arm(deadline);
 	rc = hugetlb_set_node(j->t->nodes[n].id, j->kb, target);
 	deadline_disarm();
-	j->notes[n].ms += now_ms() - t0;
+	j->notes[n].ms += clock_now_ms() - t0;
 	return rc == -EINTR ? 0 : rc;
 }
 

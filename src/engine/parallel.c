@@ -17,6 +17,7 @@
 
 #include "adapt.h"
 #include "children.h"
+#include "clock.h"
 #include "fault.h"
 #include "hugetlb.h"
 #include "macros.h"
@@ -198,7 +199,7 @@ static void mark(struct parallel *pa, struct node_run *nr)
 		nr->mark_busy[i] = __atomic_load_n(&ws->busy_us, __ATOMIC_RELAXED);
 		nr->mark_started[i] = __atomic_load_n(&ws->started, __ATOMIC_RELAXED);
 	}
-	nr->mark_ms = now_ms();
+	nr->mark_ms = clock_now_ms();
 }
 
 /*
@@ -250,7 +251,7 @@ static uint64_t timed_claim(double per_worker, const struct node_run *nr)
 static bool tick(void *arg)
 {
 	struct parallel *pa = arg;
-	uint64_t now = now_ms();
+	uint64_t now = clock_now_ms();
 	bool measuring = false;
 
 	for (unsigned n = 0; n < pa->j->t->nnodes; n++) {

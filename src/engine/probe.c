@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fault.h"
 #include "macros.h"
 #include "probe.h"
@@ -30,12 +31,12 @@ static uint64_t probe_node(struct size_job *j, unsigned n, uint64_t from, uint64
 {
 	uint64_t have = from, dt, dt0, t0;
 
-	t0 = now_us();
+	t0 = clock_now_us();
 	size_node_write(j, n, from, j->deadline);
-	dt0 = now_us() - t0;
-	t0 = now_us();
+	dt0 = clock_now_us() - t0;
+	t0 = clock_now_us();
 	size_node_write(j, n, from + probe, j->deadline);
-	dt = now_us() - t0;
+	dt = clock_now_us() - t0;
 	size_node_now(j, n, &have);
 	*us = dt > dt0 ? dt - dt0 : 0;
 	return have > from ? have - from : 0;
@@ -76,11 +77,11 @@ bool size_auto_parallel(struct size_job *j)
 	pid_t pid;
 
 	fault_at("probe");
-	t0 = now_us();
-	pid = fork();
+	t0 = clock_now_us();
+	pid = clock_fork(0);
 	if (pid == 0)
-		_exit(0);
-	fork_us = now_us() - t0;
+		clock_exit(0);
+	fork_us = clock_now_us() - t0;
 	for (unsigned n = 0; an && n < t->nnodes && !page_ns; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
 		uint64_t need = c->target > c->current ? c->target - c->current : 0;
@@ -104,10 +105,10 @@ bool size_auto_parallel(struct size_job *j)
 	}
 	fault_at("estimate");
 	if (pid > 0) {
-		t0 = now_us();
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		t0 = clock_now_us();
+		while (clock_waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
-		fork_us += now_us() - t0;
+		fork_us += clock_now_us() - t0;
 	}
 	j->probe_ns = page_ns;
 	if (page_ns)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "fault.h"
 #include "hugetlb.h"
 #include "parallel.h"
@@ -83,7 +84,7 @@ static void reconcile(struct size_job *j, uint64_t *have)
 		}
 		if (have[n] > c->target && c->target >= c->current) {
 			/* Giving back is quick and must happen even past the deadline. */
-			size_node_write(j, n, c->target, now_ms() + 10000);
+			size_node_write(j, n, c->target, clock_now_ms() + 10000);
 			j->rep.sr.trimmed += have[n] - c->target;
 			if (size_node_now(j, n, &have[n]))
 				have[n] = UINT64_MAX;
@@ -202,7 +203,7 @@ void size_run(struct size_job *j)
 {
 	struct hp_global g;
 	char sz[16], why[96];
-	uint64_t t0 = now_ms();
+	uint64_t t0 = clock_now_ms();
 	int rc;
 
 	j->rep.sr.start_ms = t0 > j->run_start ? t0 - j->run_start : 0;
@@ -245,5 +246,5 @@ void size_run(struct size_job *j)
 		j->rep.sr.overcommit_after = g.overcommit;
 		j->rep.sr.surplus_after = g.pool.surplus;
 	}
-	j->rep.sr.ms = now_ms() - t0;
+	j->rep.sr.ms = clock_now_ms() - t0;
 }

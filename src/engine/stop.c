@@ -2,8 +2,8 @@
 /* stop.c - what stops a run: SIGTERM, SIGINT or SIGHUP, and the deadline. */
 #include <signal.h>
 #include <string.h>
-#include <sys/time.h>
 
+#include "clock.h"
 #include "stop.h"
 #include "sys.h"
 
@@ -57,22 +57,15 @@ enum stop_why stop_check(uint64_t deadline)
 {
 	if (stop)
 		return STOP_SIGNAL;
-	return now_ms() >= deadline ? STOP_DEADLINE : STOP_NONE;
+	return clock_now_ms() >= deadline ? STOP_DEADLINE : STOP_NONE;
 }
 
 void deadline_arm(uint64_t deadline)
 {
-	struct itimerval it = {0};
-	uint64_t now = now_ms(), left = deadline > now ? deadline - now : 1;
-
-	it.it_value.tv_sec = left / 1000;
-	it.it_value.tv_usec = (left % 1000) * 1000 + 1;
-	setitimer(ITIMER_REAL, &it, NULL);
+	clock_alarm(deadline ? deadline : 1);
 }
 
 void deadline_disarm(void)
 {
-	struct itimerval it = {0};
-
-	setitimer(ITIMER_REAL, &it, NULL);
+	clock_alarm(0);
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "children.h"
+#include "clock.h"
 #include "hugetlb.h"
 #include "macros.h"
 #include "stop.h"
@@ -55,19 +56,18 @@ void worker_main(void *arg, int wfd, int ctl)
 {
 	const struct worker_job *job = arg;
 	/* A claim halves on ENOMEM: a mapping's reservation is all or nothing. */
-	uint64_t size = UINT64_MAX, start = now_ms();
+	uint64_t size = UINT64_MAX, start = clock_now_ms();
 	struct worker_report m = {0};
 	int bound;
-	char c;
 
 	stop_install_worker();
 	/* Unbound, pages may land elsewhere: the coordinator's reconcile fixes that,
 	 * and the failure is reported (the record does not call such a node ok). */
 	bound = hugetlb_bind(job->node, job->cpus);
-	while (!m.err && !stop_requested() && now_ms() < job->deadline &&
+	while (!m.err && !stop_requested() && clock_now_ms() < job->deadline &&
 	       !__atomic_load_n(&job->slot->stop, __ATOMIC_RELAXED)) {
 		struct hugetlb_resv r;
-		uint64_t n = claim(job->work, size), t0 = now_us();
+		uint64_t n = claim(job->work, size), t0 = clock_now_us();
 		int rc;
 
 		if (!n)
@@ -92,7 +92,7 @@ void worker_main(void *arg, int wfd, int ctl)
 		m.held += n;
 		/* what the coordinator measures the node's rate by: pages per second of
 		 * reserving, per worker, whatever the phase its claims are in */
-		__atomic_fetch_add(&job->slot->busy_us, now_us() - t0, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&job->slot->busy_us, clock_now_us() - t0, __ATOMIC_RELAXED);
 		__atomic_store_n(&job->slot->held, m.held, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&job->work->done, n, __ATOMIC_RELAXED);
 		if (m.chunks >= MAX_MAPPINGS)
@@ -100,11 +100,10 @@ void worker_main(void *arg, int wfd, int ctl)
 	}
 	/* One report at the end: progress is in the shared memory, so the coordinator
 	 * is not woken for each claim. */
-	m.ms = now_ms() - start;
+	m.ms = clock_now_ms() - start;
 	m.bind_err = bound;
-	xwrite(wfd, &m, sizeof(m));
+	child_report(wfd, &m, sizeof(m));
 	/* Hold the reservations until let go; exit drops them. */
-	while (read(ctl, &c, 1) < 0 && errno == EINTR)
-		;
-	_exit(0);
+	child_hold(ctl);
+	clock_exit(0);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "clock.h"
 #include "hugetlb.h"
 #include "parse.h"
 #include "path.h"
@@ -63,16 +64,14 @@ int run_lock(uint64_t deadline)
 	if (lock_fd < 0)
 		return -errno;
 	while (flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		struct timespec ts = {0, 20 * 1000000};
-
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return -errno;
-		if (now_ms() >= deadline) {
+		if (clock_now_ms() >= deadline) {
 			close(lock_fd);
 			lock_fd = -1;
 			return -EAGAIN;
 		}
-		nanosleep(&ts, NULL);
+		clock_sleep_ms(20);
 	}
 	return 0;
 }

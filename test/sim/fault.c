@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fault.h"
 #include "macros.h"
 #include "parse.h"
@@ -147,13 +148,13 @@ static void trace(const char *point)
 {
 	if (!default_err(point))
 		fprintf(stderr, "hugepar-trace %s %llu %d\n", point,
-			(unsigned long long)now_us(), (int)getpid());
+			(unsigned long long)clock_now_us(), (int)getpid());
 }
 
 int fault_at(const char *point)
 {
 	struct item *fire = NULL;
-	struct timespec ts;
+	uint64_t until;
 
 	if (!parsed)
 		parse();
@@ -177,21 +178,21 @@ int fault_at(const char *point)
 	case ACT_ERRNO:
 		return -fire->err;
 	case ACT_KILL:
-		kill(getpid(), SIGKILL);
+		clock_kill(getpid(), SIGKILL);
 		break;
 	case ACT_TERM:
-		kill(main_pid ? main_pid : getpid(), SIGTERM);
+		clock_kill(main_pid ? main_pid : getpid(), SIGTERM);
 		break;
 	case ACT_KILLMAIN:
-		kill(main_pid ? main_pid : getpid(), SIGKILL);
+		clock_kill(main_pid ? main_pid : getpid(), SIGKILL);
 		break;
 	case ACT_DELAY:
 	case ACT_HANG:
-		ts.tv_sec = fire->delay_ms / 1000;
-		ts.tv_nsec = (long)(fire->delay_ms % 1000) * 1000000;
 		/* a signal ends a delay early, as a stop should; a hang goes on: a
 		 * process stuck where no signal but SIGKILL reaches it */
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR && fire->act == ACT_HANG)
+		until = clock_now_ms() + fire->delay_ms;
+		while (clock_sleep_ms(until - MIN(clock_now_ms(), until)) == -EINTR &&
+		       fire->act == ACT_HANG)
 			;
 		break;
 	}
