@@ -13,6 +13,7 @@
 #include "version.h"
 #ifdef HUGEPAR_TESTING
 #include "sim.h"
+#include "simclock.h"
 #endif
 
 #define DEFAULT_CONFIG "/etc/hugepar.conf"
@@ -163,6 +164,12 @@ static int choose_kernel(const struct ctx *c)
 			return EXIT_FAIL;
 		}
 		hugetlb_use(&hugetlb_sim);
+		/* an apply's processes on the simulated kernel's own clock */
+		if (strcmp(c->command, "apply") == 0 && (rc = simclock_join())) {
+			fprintf(stderr, "hugepar: cannot join the simulated clock: %s\n",
+				strerror(-rc));
+			return EXIT_FAIL;
+		}
 	}
 #endif
 	return -1;

@@ -591,7 +591,9 @@ if wanted restore-retry; then
 fi
 
 # --- two runs at once: the second starts once the first holds the lock -----------
+# (on the host's clock: two runs that interleave in the host's time)
 if wanted concurrent; then
+	export HUGEPAR_SIM_CLOCK=host
 	two concurrent 6.12.0
 	FAULT=reserve=delay:100 start "$M.first" --record-dir "$M/rec-a" --method=parallel --cmdline "$ASK"
 	a=$!
@@ -600,10 +602,12 @@ if wanted concurrent; then
 	expect_eq "concurrent: the first ran" "$?" 0
 	expect_eq "concurrent: the second waited and ran" "$RC $(pools)" "0 250 250"
 	settled concurrent
+	unset HUGEPAR_SIM_CLOCK
 fi
 # ... and gives up at its deadline while the first holds it; the first, stopped by
 # SIGTERM only once the second has given up, leaves things as they were
 if wanted busy; then
+	export HUGEPAR_SIM_CLOCK=host
 	two busy 6.12.0
 	FAULT=reserve:1=delay:60000 start "$M.first" --record-dir "$M/rec-a" --method=parallel \
 		--cmdline "rd.hugepar.pages=2M:300"
@@ -615,6 +619,7 @@ if wanted busy; then
 	kill -TERM $a
 	wait $a
 	REC=$M/rec-a RC=$? settled "busy: the first"
+	unset HUGEPAR_SIM_CLOCK
 fi
 
 echo "engine: $(summary_line)"

@@ -73,7 +73,7 @@ static void set_max_huge_pages(unsigned z, uint64_t count, int ni)
 		}
 		if (n < 0)
 			break;
-		for (uint64_t lim = MIN(sim_batch(z, n), want);
+		for (uint64_t lim = MIN(sim_batch(z, n, true), want);
 		     b < lim && sim_node_can_give(n, z); b++) {
 			sim_page_new(n, z, false);
 			sim_cur->nodes[n].pool[z].free++;
@@ -195,7 +195,7 @@ static int gather_surplus_pages(unsigned z, uint64_t delta)
 			on->inflight++;
 			allocated++;
 			last = n;
-			if (++pending >= sim_batch(z, n)) {
+			if (++pending >= sim_batch(z, n, false)) {
 				sim_spend(n, z, pending, false);
 				pending = 0;
 			}

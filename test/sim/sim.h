@@ -18,7 +18,7 @@
 #include "hugetlb.h"
 
 #define SIM_MAX_NODES	64
-#define SIM_MAX_HOLDERS 256
+#define SIM_MAX_HOLDERS 2048
 #define SIM_MAX_RATE	16
 
 enum sim_rule { SIM_RULE_NR, SIM_RULE_PERSISTENT };
@@ -73,7 +73,9 @@ struct sim_state {
 	bool gigantic_overcommit;
 	uint64_t gigantic_kb; /* sizes above are gigantic (the fixture's granule) */
 	bool numa;
-	double scale;	     /* simulated seconds per real second */
+	double scale;	     /* simulated seconds per real second (the host's clock) */
+	bool clock_virtual;  /* the simulated kernel keeps its own time (simclock.c) */
+	uint32_t fork_us;    /* what a fork costs the parent in simulated time */
 	uint64_t default_kb; /* Hugepagesize of /proc/meminfo */
 	struct sim_size sizes[HUGETLB_MAX_SIZES];
 	struct sim_node nodes[SIM_MAX_NODES];
@@ -95,7 +97,7 @@ struct sim_state {
  * kernel's spinlocked sections do. Pages a killed process was allocating are in its
  * holder's inflight counts and go back with it.
  */
-#define SIM_MAGIC "HPSIM4"
+#define SIM_MAGIC "HPSIM5"
 
 struct sim_file {
 	char magic[8];
@@ -116,6 +118,11 @@ void sim_unlock(void);
 int sim_node_index(unsigned id);
 int sim_size_index(uint64_t kb);
 int simfile_create(const char *state_file);
+/* Seconds one allocator spends on a page of size z while k allocate on its node. */
+double sim_page_seconds(unsigned z, int k);
+/* What exit does for process pid, now; and for every holder whose process is gone. */
+void sim_exit_pid(pid_t pid);
+void sim_reap(void);
 /* Write what changed in st since the last time to the files under the root. */
 void simfile_render(struct sim_state *st);
 

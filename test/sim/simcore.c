@@ -18,7 +18,9 @@
 
 #include "macros.h"
 #include "path.h"
+#include "clock.h"
 #include "sim.h"
+#include "simclock.h"
 #include "simcore.h"
 #include "sys.h"
 
@@ -343,38 +345,17 @@ int sim_resize_lock(unsigned z, int op)
 
 	if (rc)
 		return rc;
-	while (fcntl(resize_fd, F_OFD_SETLKW, &fl) < 0)
-		if (errno != EINTR)
+	/* On the simulated clock, no wait outside it: try, and try again later. */
+	while (fcntl(resize_fd, simclock_on() ? F_OFD_SETLK : F_OFD_SETLKW, &fl) < 0) {
+		if (errno == EAGAIN || errno == EACCES)
+			clock_sleep_ms(1);
+		else if (errno != EINTR)
 			return -errno;
+	}
 	return 0;
 }
 
 /* ---- the cost model ---------------------------------------------------------- */
-
-/* Seconds one allocator spends on a page while 'k' allocate on the node: the rate
- * table gives the node's pages per second with k at work, shared among them. */
-static double page_seconds(unsigned z, int k)
-{
-	const struct sim_size *sz = &sim_cur->sizes[z];
-	double rate;
-	unsigned i;
-
-	if (!sz->nrate)
-		return 0;
-	k = k < 1 ? 1 : k;
-	for (i = 0; i + 1 < sz->nrate && sz->rate[i + 1].workers <= (unsigned)k; i++)
-		;
-	rate = sz->rate[i].pages_per_s;
-	if ((unsigned)k < sz->rate[0].workers)
-		rate = sz->rate[0].pages_per_s * k / sz->rate[0].workers;
-	else if (i + 1 < sz->nrate) {
-		const struct sim_rate *a = &sz->rate[i], *b = &sz->rate[i + 1];
-
-		rate = a->pages_per_s + (b->pages_per_s - a->pages_per_s) *
-					    (k - a->workers) / (b->workers - a->workers);
-	}
-	return rate > 0 ? k / rate : 0;
-}
 
 /* Spend the time 'pages' take on node n, with the lock dropped so that others work
  * meanwhile. Returns false when a signal cut a write short (the kernel bails out of
@@ -390,7 +371,19 @@ bool sim_spend(unsigned n, unsigned z, uint64_t pages, bool write)
 		return true;
 	sim_cur->nodes[n].active++;
 	h->active = n;
-	s = pages * page_seconds(z, sim_cur->nodes[n].active) /
+	if (simclock_on()) { /* the simulated clock: no sleep, no debt */
+		make_current();
+		flock(lock_fd, LOCK_UN);
+		cut = !simclock_spend(n, z, (double)pages, write);
+		flock_retry(lock_fd, LOCK_EX);
+		begin();
+		h = sim_holder_of(z, true);
+		sim_cur->nodes[n].active--;
+		if (h)
+			h->active = -1;
+		return !cut;
+	}
+	s = pages * sim_page_seconds(z, sim_cur->nodes[n].active) /
 	    (sim_cur->scale > 0 ? sim_cur->scale : 1);
 	paid = MIN(s, debt_s);
 	debt_s -= paid;
@@ -419,14 +412,37 @@ bool sim_spend(unsigned n, unsigned z, uint64_t pages, bool write)
 }
 
 /* Pages to do between two sleeps: about SIM_BATCH_S of work. */
-uint64_t sim_batch(unsigned z, unsigned n)
+uint64_t sim_batch(unsigned z, unsigned n, bool write)
 {
-	double s = page_seconds(z, sim_cur->nodes[n].active + 1) /
-		   (sim_cur->scale > 0 ? sim_cur->scale : 1);
+	double s = sim_page_seconds(z, sim_cur->nodes[n].active + 1) /
+		   (sim_cur->scale > 0 && !simclock_on() ? sim_cur->scale : 1);
+
+	/* On the simulated clock a reservation is one allocation; a write still goes
+	 * in stretches, which a signal or the deadline can cut between. */
+	if (simclock_on() && !write)
+		return UINT64_MAX;
 
 	/* Each sleep drops and retakes the lock and copies the state: sleep in stretches
 	 * of SIM_BATCH_S, which a claim of a few tens of pages fits in. */
 	return s > 0 ? MAX((uint64_t)(SIM_BATCH_S / s), UINT64_C(1)) : UINT64_MAX;
+}
+
+void sim_exit_pid(pid_t pid)
+{
+	if (sim_lock())
+		return;
+	for (unsigned i = 0; i < sim_cur->nholders;)
+		if (sim_cur->holders[i].pid == pid)
+			holder_gone(i);
+		else
+			i++;
+	sim_unlock();
+}
+
+void sim_reap(void)
+{
+	if (!sim_lock())
+		sim_unlock();
 }
 
 int sim_open(void)
@@ -463,36 +479,4 @@ int sim_open(void)
 		sim_cur = &shared->st[shared->cur & 1];
 	flock(lock_fd, LOCK_UN);
 	return rc;
-}
-
-void sim_show(FILE *f)
-{
-	struct sim_state *st;
-
-	if (sim_lock())
-		return;
-	st = sim_state();
-	fprintf(f, "rule %s, placement %s, gigantic overcommit %s, scale %g\n",
-		st->rule == SIM_RULE_NR ? "nr" : "persistent",
-		st->place == SIM_PLACE_CPU    ? "cpu"
-		: st->place == SIM_PLACE_BIND ? "bind"
-					      : "local",
-		st->gigantic_overcommit ? "yes" : "no", st->scale);
-	for (unsigned z = 0; z < st->nsizes; z++) {
-		fprintf(f, "size %llukB resv %llu overcommit %llu\n",
-			(unsigned long long)st->sizes[z].kb,
-			(unsigned long long)st->sizes[z].resv,
-			(unsigned long long)st->sizes[z].overcommit);
-		for (unsigned n = 0; n < st->nnodes; n++)
-			fprintf(f, "  node %u nr %llu free %llu surplus %llu\n",
-				st->nodes[n].id,
-				(unsigned long long)st->nodes[n].pool[z].nr,
-				(unsigned long long)st->nodes[n].pool[z].free,
-				(unsigned long long)st->nodes[n].pool[z].surplus);
-	}
-	for (unsigned i = 0; i < st->nholders; i++)
-		fprintf(f, "holder pid %d size %llukB resv %llu\n", st->holders[i].pid,
-			(unsigned long long)st->sizes[st->holders[i].z].kb,
-			(unsigned long long)st->holders[i].resv);
-	sim_unlock();
 }

@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include "sim.h"
 
@@ -50,6 +52,75 @@ bool sim_spend(unsigned n, unsigned z, uint64_t pages, bool write);
 #define SIM_DEBT_MAX_S 0.01
 /* Pages to do between two sleeps: about SIM_BATCH_S of work. */
 #define SIM_BATCH_S 0.01
-uint64_t sim_batch(unsigned z, unsigned n);
+uint64_t sim_batch(unsigned z, unsigned n, bool write);
+
+/* ---- the clock (simclock.c, simseam.c) ---------------------------------------- */
+
+#define CLK_MAGIC "HPCLK1"
+#define CLK_MAX 2048
+/* A waiting process looks this often (host time) whether the baton's holder died
+ * without a word, and says once when one has held it too long. */
+#define CLK_LOOK_MS 200
+#define CLK_STUCK_MS 20000
+
+enum { P_FREE, P_READY, P_RUN, P_WAIT, P_DYING };
+enum { WOKE_NONE, WOKE_TIME, WOKE_EVENT, WOKE_DONE, WOKE_SIGNAL };
+
+struct clk_proc {
+	int32_t pid;
+	int32_t parent_pid;
+	int32_t pdeathsig;
+	uint32_t state;
+	uint32_t go; /* a futex: the baton is this slot's */
+	uint32_t woke;
+	/* the wait: its end in time (0: none), whether a wake or a signal ends it */
+	uint64_t wake_ns;
+	uint8_t event, intr;
+	/* an allocation in flight: node and size index (node -1: none), pages left */
+	int16_t node, z;
+	double left;
+	uint64_t alarm_ns; /* the deadline's SIGALRM, 0: none */
+	uint64_t ready_seq;
+	char site[12]; /* what it waits in, for a stuck or dead-locked run */
+};
+
+struct clk_table {
+	char magic[8];
+	uint64_t now_ns;
+	int32_t baton; /* slot, -1: nobody's */
+	uint32_t top;  /* slots in use are below */
+	uint64_t seq, moves;
+	uint64_t fork_ns;
+	struct clk_proc p[CLK_MAX];
+};
+
+extern struct clk_table *clk_tab;
+extern int clk_me;	 /* this process's slot, -1: not on the clock */
+extern int clk_lock_fd;
+/* The table's lock. */
+void clk_lk(void);
+void clk_unlk(void);
+long clk_futex(uint32_t *w, int op, uint32_t val, const struct timespec *ts);
+int clk_slot_of(pid_t pid);
+int clk_slot_new(void);
+void clk_slot_free(int s);
+/* Ready to run, for a reason (WOKE_*), in the order made ready. */
+void clk_make_ready(int s, int why);
+/* The baton to slot s. */
+void clk_give(int s);
+/* A wake for process pid: ends a wait that a wake ends. */
+void clk_wake_pid(pid_t pid);
+/* A handled signal for slot s, announced: ends a wait that a signal ends. */
+void clk_signal_slot(int s);
+/* Slot s's process has exited: what exit does. */
+void clk_slot_gone(int s);
+/* The baton on: to the process made ready first; when none is, time moves. */
+void clk_handoff(void);
+/* This process waits, its slot saying for what (the lock held): the baton goes on,
+ * and comes back. Returns why the wait ended. */
+int clk_yield(const char *site);
+/* A wait until the simulated time 'until' (0: none), a wake (event) or a signal
+ * (intr); the lock is taken here. */
+int clk_wait_for(const char *site, uint64_t until, bool event, bool intr);
 
 #endif

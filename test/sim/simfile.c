@@ -41,6 +41,10 @@ static int machine_line(struct sim_state *st, char *line)
 		st->gigantic_overcommit = strcmp(v, "yes") == 0;
 	else if (strcmp(key, "scale") == 0)
 		st->scale = strtod(v, NULL);
+	else if (strcmp(key, "clock") == 0 && (!strcmp(v, "virtual") || !strcmp(v, "host")))
+		st->clock_virtual = strcmp(v, "virtual") == 0;
+	else if (strcmp(key, "fork-us") == 0 && parse_u64(v, &kb) == 0 && kb <= 1000000)
+		st->fork_us = (uint32_t)kb;
 	else if (strcmp(key, "rate") == 0 && parse_u64(v, &kb) == 0) {
 		struct sim_size *sz = NULL;
 
@@ -159,6 +163,8 @@ static int make_state(struct sim_state *st)
 			st->gigantic_kb = HUGETLB_GIGANTIC_KB;
 	}
 	st->scale = 1;
+	st->clock_virtual = true;
+	st->fork_us = 1000;
 	if (path_read(buf, sizeof(buf), "/proc/meminfo") == 0)
 		meminfo_kb(buf, "Hugepagesize", &st->default_kb);
 	for (unsigned z = 0; z < st->nsizes; z++) {
@@ -326,4 +332,36 @@ void simfile_render(struct sim_state *st)
 			put_u64(g.overcommit, dir, "nr_overcommit_hugepages");
 		st->shown_global[z] = g;
 	}
+}
+
+void sim_show(FILE *f)
+{
+	struct sim_state *st;
+
+	if (sim_lock())
+		return;
+	st = sim_state();
+	fprintf(f, "rule %s, placement %s, gigantic overcommit %s, scale %g\n",
+		st->rule == SIM_RULE_NR ? "nr" : "persistent",
+		st->place == SIM_PLACE_CPU    ? "cpu"
+		: st->place == SIM_PLACE_BIND ? "bind"
+					      : "local",
+		st->gigantic_overcommit ? "yes" : "no", st->scale);
+	for (unsigned z = 0; z < st->nsizes; z++) {
+		fprintf(f, "size %llukB resv %llu overcommit %llu\n",
+			(unsigned long long)st->sizes[z].kb,
+			(unsigned long long)st->sizes[z].resv,
+			(unsigned long long)st->sizes[z].overcommit);
+		for (unsigned n = 0; n < st->nnodes; n++)
+			fprintf(f, "  node %u nr %llu free %llu surplus %llu\n",
+				st->nodes[n].id,
+				(unsigned long long)st->nodes[n].pool[z].nr,
+				(unsigned long long)st->nodes[n].pool[z].free,
+				(unsigned long long)st->nodes[n].pool[z].surplus);
+	}
+	for (unsigned i = 0; i < st->nholders; i++)
+		fprintf(f, "holder pid %d size %llukB resv %llu\n", st->holders[i].pid,
+			(unsigned long long)st->sizes[st->holders[i].z].kb,
+			(unsigned long long)st->holders[i].resv);
+	sim_unlock();
 }

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * simclock.c - the simulated kernel's own clock: a discrete-event simulation of the
+ * processes of an apply (doc/simulator.md, "Time").
+ *
+ * The table, DIR/.sim/clock, shared by every process of a run, has a slot per
+ * process: the main process joins, and each fork adds the child. One process runs at
+ * a time, the one with the baton; it gives the baton up only in the clock seam, when
+ * it waits (sleep, poll, waitpid, an allocation of the cost model), forks or exits.
+ * The baton goes to the process made ready first; when none is, time moves to the
+ * earliest end of a wait and the processes it ends are made ready, in slot order.
+ * An allocation's end comes from the node's rate: the W allocations in flight on a
+ * node share its rate with W at work (processor sharing), so a node gives exactly
+ * its curve. Because only the baton's holder runs, what the processes do to shared
+ * memory, in what order, and at what simulated time, is the same in every run.
+ *
+ * The table's lock (DIR/.sim/clock.lock) is taken for every change to it; the state's
+ * lock is never held while it is taken. simseam.c puts the clock behind the seam.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "macros.h"
+#include "path.h"
+#include "sim.h"
+#include "simclock.h"
+#include "simcore.h"
+#include "sys.h"
+
+struct clk_table *clk_tab;
+int clk_me = -1;
+int clk_lock_fd = -1;
+static pid_t lock_pid;
+
+/* ---- the table's lock, a file lock of this process's own ---------------------- */
+
+void clk_lk(void)
+{
+	if (clk_lock_fd < 0 || lock_pid != getpid()) {
+		char p[4096];
+
+		if (clk_lock_fd >= 0)
+			close(clk_lock_fd);
+		path_build(p, sizeof(p), "/.sim/clock.lock");
+		clk_lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		lock_pid = getpid();
+	}
+	while (flock(clk_lock_fd, LOCK_EX) < 0 && errno == EINTR)
+		;
+}
+
+void clk_unlk(void)
+{
+	flock(clk_lock_fd, LOCK_UN);
+}
+
+long clk_futex(uint32_t *w, int op, uint32_t val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, w, op, val, ts, NULL, 0);
+}
+
+/* ---- the table: slots, readiness, the baton ----------------------------------- */
+
+int clk_slot_of(pid_t pid)
+{
+	for (unsigned s = 0; pid > 0 && s < clk_tab->top; s++)
+		if (clk_tab->p[s].state != P_FREE && clk_tab->p[s].pid == pid)
+			return (int)s;
+	return -1;
+}
+
+int clk_slot_new(void)
+{
+	for (unsigned s = 0; s < CLK_MAX; s++)
+		if (clk_tab->p[s].state == P_FREE) {
+			memset(&clk_tab->p[s], 0, sizeof(clk_tab->p[s]));
+			clk_tab->p[s].node = -1;
+			clk_tab->top = MAX(clk_tab->top, s + 1);
+			return (int)s;
+		}
+	return -1;
+}
+
+void clk_slot_free(int s)
+{
+	clk_tab->p[s].state = P_FREE;
+	while (clk_tab->top && clk_tab->p[clk_tab->top - 1].state == P_FREE)
+		clk_tab->top--;
+}
+
+void clk_make_ready(int s, int why)
+{
+	struct clk_proc *p = &clk_tab->p[s];
+
+	p->woke = why;
+	p->wake_ns = 0;
+	p->node = -1;
+	p->ready_seq = ++clk_tab->seq;
+	p->state = P_READY;
+}
+
+void clk_give(int s)
+{
+	clk_tab->baton = s;
+	clk_tab->moves++;
+	clk_tab->p[s].state = P_RUN;
+	__atomic_store_n(&clk_tab->p[s].go, 1, __ATOMIC_RELEASE);
+	clk_futex(&clk_tab->p[s].go, FUTEX_WAKE, 1, NULL);
+}
+
+/* A wake for process pid: ends a wait that a wake ends. */
+void clk_wake_pid(pid_t pid)
+{
+	int s = clk_slot_of(pid);
+
+	if (s >= 0 && clk_tab->p[s].state == P_WAIT && clk_tab->p[s].event)
+		clk_make_ready(s, WOKE_EVENT);
+}
+
+/* A handled signal for slot s, announced: ends a wait that a signal ends. */
+void clk_signal_slot(int s)
+{
+	if (clk_tab->p[s].state == P_WAIT && clk_tab->p[s].intr)
+		clk_make_ready(s, WOKE_SIGNAL);
+}
+
+/* Slot s is gone (its process has exited): what exit does. */
+void clk_slot_gone(int s)
+{
+	pid_t pid = clk_tab->p[s].pid;
+
+	if (clk_tab->baton == s)
+		clk_tab->baton = -1;
+	clk_slot_free(s);
+	clk_wake_pid(clk_tab->p[s].parent_pid);
+	/* its children's parent-death signal */
+	for (unsigned c = 0; c < clk_tab->top; c++) {
+		struct clk_proc *p = &clk_tab->p[c];
+
+		if (p->state == P_FREE || p->state == P_DYING || p->parent_pid != pid)
+			continue;
+		if (p->pdeathsig == SIGKILL)
+			p->state = P_DYING;
+		else if (p->pdeathsig)
+			clk_signal_slot((int)c);
+	}
+}
+
+/* Wait until every dying process but this one is gone, and do what exit does for
+ * each. Their pages go back to the simulated kernel first. */
+static void clk_reap_dying(void)
+{
+	for (;;) {
+		bool any = false, freed = false;
+
+		for (unsigned s = 0; s < clk_tab->top; s++) {
+			if (clk_tab->p[s].state != P_DYING || (int)s == clk_me)
+				continue;
+			any = true;
+			if (pid_gone(clk_tab->p[s].pid)) {
+				sim_reap();
+				clk_slot_gone((int)s);
+				freed = true;
+			}
+		}
+		if (!any)
+			return;
+		if (!freed) {
+			struct timespec ts = {0, 200000};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+/* Seconds one allocator spends on a page while 'k' allocate on the node: the rate
+ * table gives the node's pages per second with k at work, shared among them. */
+double sim_page_seconds(unsigned z, int k)
+{
+	const struct sim_size *sz = &sim_cur->sizes[z];
+	double rate;
+	unsigned i;
+
+	if (!sz->nrate)
+		return 0;
+	k = k < 1 ? 1 : k;
+	for (i = 0; i + 1 < sz->nrate && sz->rate[i + 1].workers <= (unsigned)k; i++)
+		;
+	rate = sz->rate[i].pages_per_s;
+	if ((unsigned)k < sz->rate[0].workers)
+		rate = sz->rate[0].pages_per_s * k / sz->rate[0].workers;
+	else if (i + 1 < sz->nrate) {
+		const struct sim_rate *a = &sz->rate[i], *b = &sz->rate[i + 1];
+
+		rate = a->pages_per_s + (b->pages_per_s - a->pages_per_s) *
+					    (k - a->workers) / (b->workers - a->workers);
+	}
+	return rate > 0 ? k / rate : 0;
+}
+
+/* Each slot's allocation rate, pages a second, with W in flight on its node. */
+static void item_rates(double *rate)
+{
+	unsigned w[SIM_MAX_NODES] = {0};
+
+	for (unsigned s = 0; s < clk_tab->top; s++)
+		if (clk_tab->p[s].state == P_WAIT && clk_tab->p[s].node >= 0)
+			w[clk_tab->p[s].node]++;
+	for (unsigned s = 0; s < clk_tab->top; s++) {
+		const struct clk_proc *p = &clk_tab->p[s];
+
+		rate[s] = 0;
+		if (p->state == P_WAIT && p->node >= 0) {
+			double ps = sim_page_seconds(p->z, (int)w[p->node]);
+
+			rate[s] = ps > 0 ? 1 / ps : INFINITY;
+		}
+	}
+}
+
+static uint64_t item_end(const struct clk_proc *p, double rate, uint64_t now)
+{
+	double ns = ceil(p->left / rate * 1e9);
+
+	return isfinite(ns) ? now + (uint64_t)MAX(ns, 0.0) : now;
+}
+
+/* Move time to the earliest end of a wait; make ready what ends there. Returns false
+ * when no wait can end by time. */
+static bool advance(void)
+{
+	static double rate[CLK_MAX];
+	uint64_t now = clk_tab->now_ns, next = UINT64_MAX;
+
+	item_rates(rate);
+	for (unsigned s = 0; s < clk_tab->top; s++) {
+		const struct clk_proc *p = &clk_tab->p[s];
+
+		if (p->state != P_WAIT)
+			continue;
+		if (p->wake_ns)
+			next = MIN(next, p->wake_ns);
+		if (p->intr && p->alarm_ns)
+			next = MIN(next, p->alarm_ns);
+		if (p->node >= 0)
+			next = MIN(next, item_end(p, rate[s], now));
+	}
+	if (next == UINT64_MAX)
+		return false;
+	next = MAX(next, now);
+	clk_tab->now_ns = next;
+	for (unsigned s = 0; s < clk_tab->top; s++) {
+		struct clk_proc *p = &clk_tab->p[s];
+
+		if (p->state != P_WAIT)
+			continue;
+		if (p->node >= 0) {
+			bool done = item_end(p, rate[s], now) <= next;
+
+			p->left = done ? 0 : p->left - rate[s] * (double)(next - now) / 1e9;
+			if (done || p->left < 1e-6) {
+				clk_make_ready((int)s, WOKE_DONE);
+				continue;
+			}
+		}
+		if (p->intr && p->alarm_ns && p->alarm_ns <= next) {
+			p->alarm_ns = 0;
+			clk_make_ready((int)s, WOKE_SIGNAL);
+		} else if (p->wake_ns && p->wake_ns <= next) {
+			clk_make_ready((int)s, WOKE_TIME);
+		}
+	}
+	return true;
+}
+
+static void dump(const char *why)
+{
+	fprintf(stderr, "hugepar-sim: %s at %llu ns; the clock's processes:\n", why,
+		(unsigned long long)clk_tab->now_ns);
+	for (unsigned s = 0; s < clk_tab->top; s++) {
+		const struct clk_proc *p = &clk_tab->p[s];
+
+		if (p->state != P_FREE)
+			fprintf(stderr,
+				"  slot %u pid %d parent %d state %u in %s wake %llu "
+				"event %u intr %u node %d left %g\n",
+				s, p->pid, p->parent_pid, p->state, p->site,
+				(unsigned long long)p->wake_ns, p->event, p->intr, p->node,
+				p->left);
+	}
+}
+
+/* Give the baton on: to the process made ready first; when none is, move time. */
+void clk_handoff(void)
+{
+	for (;;) {
+		int best = -1;
+
+		clk_reap_dying();
+		for (unsigned s = 0; s < clk_tab->top; s++)
+			if (clk_tab->p[s].state == P_READY &&
+			    (best < 0 || clk_tab->p[s].ready_seq < clk_tab->p[best].ready_seq))
+				best = (int)s;
+		if (best >= 0) {
+			clk_give(best);
+			return;
+		}
+		if (advance())
+			continue;
+		clk_tab->baton = -1;
+		for (unsigned s = 0; s < clk_tab->top && best < 0; s++)
+			if (clk_tab->p[s].state != P_FREE && (int)s != clk_me)
+				best = (int)s;
+		if (best < 0)
+			return; /* the last one has left, or is killing itself */
+		best = -1;
+		/* Nothing can end a wait: a process that died unannounced, or a
+		 * dead lock. */
+		for (unsigned s = 0; s < clk_tab->top; s++)
+			if (clk_tab->p[s].state != P_FREE && (int)s != clk_me &&
+			    pid_gone(clk_tab->p[s].pid)) {
+				clk_tab->p[s].state = P_DYING;
+				best = (int)s;
+			}
+		if (best >= 0)
+			continue;
+		dump("no process can run");
+		for (unsigned s = 0; s < clk_tab->top; s++)
+			if (clk_tab->p[s].state != P_FREE && (int)s != clk_me)
+				kill(clk_tab->p[s].pid, SIGABRT);
+		abort();
+	}
+}
+
+/* This process waits (its slot says for what; the lock is held): clk_give the baton on,
+ * and come back with it. Returns why the wait ended. */
+int clk_yield(const char *site)
+{
+	struct clk_proc *p = &clk_tab->p[clk_me];
+	uint64_t seen = clk_tab->moves, since = now_ms();
+	bool told = false;
+
+	snprintf(p->site, sizeof(p->site), "%s", site);
+	__atomic_store_n(&p->go, 0, __ATOMIC_RELAXED);
+	p->state = P_WAIT;
+	/* the deadline's alarm already past: the signal it would have sent */
+	if (p->intr && p->alarm_ns && p->alarm_ns <= clk_tab->now_ns) {
+		p->alarm_ns = 0;
+		p->state = P_RUN;
+		clk_unlk();
+		return WOKE_SIGNAL;
+	}
+	clk_handoff();
+	clk_unlk();
+	while (!__atomic_load_n(&p->go, __ATOMIC_ACQUIRE)) {
+		struct timespec ts = {0, CLK_LOOK_MS * 1000000L};
+		int b;
+
+		if (clk_futex(&p->go, FUTEX_WAIT, 0, &ts) == 0 || errno == EAGAIN)
+			continue;
+		clk_lk();
+		if (errno == EINTR) {
+			/* a signal nobody announced (from outside the run) */
+			clk_signal_slot(clk_me);
+			if (clk_tab->baton < 0 && p->state == P_READY)
+				clk_handoff();
+		} else if (clk_tab->moves == seen &&
+			   ((b = clk_tab->baton) < 0 || (b != clk_me && pid_gone(clk_tab->p[b].pid)))) {
+			/* the baton's holder killed itself, or died without a word */
+			if (b >= 0)
+				clk_tab->p[b].state = P_DYING;
+			clk_tab->baton = -1;
+			clk_handoff();
+		} else if (clk_tab->moves != seen) {
+			seen = clk_tab->moves;
+			since = now_ms();
+		} else if (!told && now_ms() - since > CLK_STUCK_MS) {
+			told = true;
+			fprintf(stderr,
+				"hugepar-sim: process %d has held the clock for %d s "
+				"(blocked outside the clock seam?)\n",
+				b >= 0 ? clk_tab->p[b].pid : -1, CLK_STUCK_MS / 1000);
+			dump("a stuck clock");
+		}
+		clk_unlk();
+	}
+	p->site[0] = '\0';
+	return (int)p->woke;
+}
+
+/* A wait of this process: until the simulated time 'until' (0: none), a wake
+ * (event) or a signal (intr). The lock is taken here. */
+int clk_wait_for(const char *site, uint64_t until, bool event, bool intr)
+{
+	struct clk_proc *p;
+
+	clk_lk();
+	p = &clk_tab->p[clk_me];
+	p->wake_ns = until;
+	p->event = event;
+	p->intr = intr;
+	p->node = -1;
+	return clk_yield(site);
+}
+
+/* ---- the cost model's allocations --------------------------------------------- */
+
+bool simclock_on(void)
+{
+	return clk_me >= 0;
+}
+
+bool simclock_spend(unsigned n, unsigned z, double pages, bool write)
+{
+	struct clk_proc *p;
+
+	if (pages <= 0)
+		return true;
+	clk_lk();
+	p = &clk_tab->p[clk_me];
+	p->wake_ns = 0;
+	p->event = false;
+	p->intr = write;
+	p->node = (int16_t)n;
+	p->z = (int16_t)z;
+	p->left = pages;
+	return clk_yield(write ? "write" : "reserve") != WOKE_SIGNAL;
+}
