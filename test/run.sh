@@ -10,7 +10,7 @@
 # fails. The failed checks are listed again at the end, before "N passed, N failed".
 # No check passes or fails on elapsed time: speed is for `make bench`.
 #   TESTS="SUITE ..."        only these suites: unit unit-san tree layers golden cli
-#                            engine live arm64-user package fresh image boot arm64
+#                            engine adapt live arm64-user package fresh image boot arm64
 #   TESTS="SUITE:CASE ..."   only these cases of a suite, and only their work (a case
 #                            is the name a check begins with, before its ':'; globs
 #                            as in the shell), e.g. TESTS="boot:6.12-shares boot:7-*",
@@ -25,7 +25,7 @@
 cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
 
-SUITES="unit unit-san tree layers golden cli engine live arm64-user package fresh image boot arm64"
+SUITES="unit unit-san tree layers golden cli engine adapt live arm64-user package fresh image boot arm64"
 LIST=""
 if [ "${TESTS:-}" = list ]; then
 	LIST=$OUT/list
@@ -104,6 +104,7 @@ suite layers 300 "" test/layers.sh
 suite golden 600 "hugepar $SAN" test/golden.sh
 suite cli 900 "hugepar hugepar-test build/simctl" test/cli.sh
 suite engine 1200 "hugepar hugepar-test build/simctl" test/engine.sh
+suite adapt 900 "hugepar-test" test/adapt.sh
 suite live 900 "hugepar hugepar-test build/holdpages $SAN" test/live.sh
 suite arm64-user 900 "" test/arm64-user.sh
 suite package 1800 "" test/package.sh
