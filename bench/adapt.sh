@@ -6,11 +6,12 @@
 # interleaved; the fastest of each is compared (noise on this host only adds), the
 # median and the slowest are shown, and for each machine whether auto came within 5%
 # of the best fixed count, its measuring included, and ahead of the kernel's rule
-# (the machines with a KERNEL count below). The simulated kernel paces its allocators
-# with this host's clock, so these are figures of the host as much as of the search:
-# they are printed, never a test's verdict (test/unit/adapt.c checks the search on
-# every machine's curve). Writes test/out/adapt.tsv (doc/benchmarks.md). No root:
-# the simulated kernel only.
+# (the machines with a KERNEL count in test/machines/adapt.list). Here the simulated
+# kernel paces its allocators with this host's clock (HUGEPAR_SIM_CLOCK=host), so these
+# are figures of the host as much as of the search: they are printed, never a test's
+# verdict. test/adapt.sh makes the same comparison on the simulated kernel's own clock,
+# deterministically, in make check. Writes test/out/adapt.tsv (doc/benchmarks.md). No
+# root: the simulated kernel only.
 #   ADAPT_RUNS=N   runs of each count (default 3)
 #   ADAPT_PAGES=N  2M pages a node (default 12000: 16 s on the seeds' Skylake)
 #   ADAPT_MACHINES="sim-knee ..."  only these
@@ -33,7 +34,7 @@ once() {
 	local m=$FX/$1-$2
 	rm -rf "$m"
 	"$TOP/test/mkfixture.sh" "$TOP/test/machines/$1.desc" "$m" || return 1
-	"$HP" --sysroot "$m" --simulate apply --config /dev/null -d "$m/rec" --method=parallel \
+	HUGEPAR_SIM_CLOCK=host "$HP" --sysroot "$m" --simulate apply --config /dev/null -d "$m/rec" --method=parallel \
 		--cmdline "rd.hugepar.pages=2M:$PAGES rd.hugepar.threads=$2" >"$m/out" 2>&1 || return 1
 	/usr/bin/python3 - "$m/rec/status.json" "$PAGES" <<-'EOF'
 		import json, sys
@@ -132,19 +133,11 @@ verdict() {
 MISSED=""
 printf 'machine\trole\tworkers\tfastest_ms\tmedian_ms\tslowest_ms\tvs_best_fixed\tauto_settled_node0\n' >"$TSV"
 echo "     $RUNS runs of each, $PAGES 2M pages a node, interleaved"
-#       name             kernel  fixed totals (all nodes)
-machine sim-skylake      36      16 32 64 128
-machine sim-cascadelake  48      32 64 128 192
-machine sim-knee         -       16 24 32 48
-machine sim-growing      -       16 32 64
-machine sim-lockbound    8       2 4 8 16
-machine sim-smallnodes   12      16 32 48
-machine sim-knee6        8       8 12 16 32
-machine sim-flat         -       2 4 8 16
-machine sim-8n-knee3     32      8 16 24 48
-machine sim-8n-knee6     -       32 48 64 96
-machine sim-16n-knee12   128     64 192 256 512
-machine sim-16n-flat     64      16 32 128 256
+while read -r name kernel fixed; do
+	case $name in '' | '#'*) continue ;; esac
+	# shellcheck disable=SC2086 # the counts, one word each
+	machine "$name" "$kernel" $fixed
+done <"$TOP/test/machines/adapt.list"
 if [ -n "$MISSED" ]; then
 	echo "adapt: auto missed on:$(printf ' %s' $MISSED | tr ' ' '\n' | sort -u | tr '\n' ' ')"
 else

@@ -3,10 +3,12 @@
 # The seeds' 1G machine (8 nodes of 1.5 TiB, 11776 1G pages) on the simulated kernel
 # at 6.19 (test/machines/sim-12tb-1g.desc: a page's cost derived from the kernel's own
 # serial 77 s), the real engine serial, with 1 and 2 workers a node and auto, runs
-# interleaved; simulated seconds (the record's time times the machine's scale),
-# median and range, and where auto settled on each node; and the wall-clock time of
-# auto's runs, as test/engine.sh's seeds-1g case runs it, beside the model's bound.
-# No root: nothing of this machine is touched.
+# interleaved, paced by this host's clock (HUGEPAR_SIM_CLOCK=host); simulated seconds
+# (the record's time times the machine's scale), median and range, and where auto
+# settled on each node; and the wall-clock time of auto's runs, as test/engine.sh's
+# seeds-1g case runs it, beside the model's bound. test/adapt.sh checks the same
+# window on the simulated kernel's own clock. No root: nothing of this machine is
+# touched.
 #   bench/sim1g.sh           (SIM1G_RUNS, default 3; serial once)
 cd "$(dirname "$0")/.." || exit 1
 RUNS=${SIM1G_RUNS:-3}
@@ -20,7 +22,7 @@ once() { # LABEL METHOD THREADS
 	local label=$1 m=$FX/run
 	rm -rf "$m"
 	test/mkfixture.sh $DESC "$m" || exit 1
-	./hugepar-test --sysroot "$m" --simulate apply --config /dev/null -d "$m/rec" --method="$2" \
+	HUGEPAR_SIM_CLOCK=host ./hugepar-test --sysroot "$m" --simulate apply --config /dev/null -d "$m/rec" --method="$2" \
 		--cmdline "rd.hugepar.pages=1G:1472 rd.hugepar.threads=$3" >"$m.out" 2>&1
 	/usr/bin/python3 - "$m/rec/status.json" "$label" "$SCALE" >>$FX/runs.tsv <<-'PY'
 		import json, sys
