@@ -157,9 +157,11 @@ int sim_lock(void)
 /* Drop this process's holders that hold nothing. */
 static void tidy(void)
 {
+	pid_t me = getpid();
+
 	for (unsigned i = 0; i < sim_cur->nholders;) {
 		const struct sim_holder *h = &sim_cur->holders[i];
-		bool empty = h->pid == getpid() && !h->resv && h->active < 0;
+		bool empty = h->pid == me && !h->resv && h->active < 0;
 
 		for (unsigned k = 0; empty && k < h->non; k++)
 			empty = !h->on[k].used && !h->on[k].inflight;
@@ -429,14 +431,16 @@ uint64_t sim_batch(unsigned z, unsigned n, bool write)
 
 void sim_exit_pid(pid_t pid)
 {
-	if (sim_lock())
+	/* (as a reservation does: the look for other dead processes at most every
+	 * SIM_REAP_MS, a worker's exit being as frequent) */
+	if (sim_lock_for(true))
 		return;
 	for (unsigned i = 0; i < sim_cur->nholders;)
 		if (sim_cur->holders[i].pid == pid)
 			holder_gone(i);
 		else
 			i++;
-	sim_unlock();
+	sim_unlock_for(true);
 }
 
 void sim_reap(void)

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,11 +109,8 @@ static pid_t sim_fork(int pdeathsig)
 }
 
 /* Leave the clock: what exit does, then the baton on. */
-static void clk_leave(void)
+static void leave_clock(void)
 {
-	if (clk_me < 0 || clk_tab->p[clk_me].pid != getpid())
-		return;
-	sim_exit_pid(getpid());
 	clk_lk();
 	clk_slot_gone(clk_me);
 	clk_me = -1;
@@ -121,18 +119,37 @@ static void clk_leave(void)
 	clk_unlk();
 }
 
-static void sim_exit(int code)
+/* The main process's exit (atexit). */
+static void leave(void)
+{
+	if (clk_me < 0 || clk_tab->p[clk_me].pid != getpid())
+		return;
+	sim_exit_pid(getpid());
+	leave_clock();
+}
+
+/* Close every descriptor from 'from' below 'to' (close_range(2) where there is one). */
+static void close_from(unsigned from, unsigned to)
 {
 	struct rlimit rl;
 
-	if (clk_me >= 0) {
-		/* its pipes closed first, so that whoever it wakes sees their end */
-		if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur > 65536)
-			rl.rlim_cur = 65536;
-		for (int fd = 3; fd < (int)rl.rlim_cur; fd++)
-			if (fd != clk_lock_fd)
-				close(fd);
-		clk_leave();
+	if (from >= to || syscall(SYS_close_range, from, to - 1, 0) == 0)
+		return;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur > 65536)
+		rl.rlim_cur = 65536;
+	for (unsigned fd = from; fd < to && fd < rl.rlim_cur; fd++)
+		close((int)fd);
+}
+
+static void sim_exit(int code)
+{
+	if (clk_me >= 0 && clk_tab->p[clk_me].pid == getpid()) {
+		/* its pages back, and its pipes closed, before whoever it wakes runs:
+		 * they see both */
+		sim_exit_pid(getpid());
+		close_from(3, (unsigned)clk_lock_fd);
+		close_from((unsigned)clk_lock_fd + 1, ~0U);
+		leave_clock();
 	}
 	_exit(code);
 }
@@ -282,6 +299,6 @@ int simclock_join(void)
 			clk_futex(&clk_tab->p[s].go, FUTEX_WAIT, 0, NULL);
 	}
 	clock_use(&clock_sim);
-	atexit(clk_leave);
+	atexit(leave);
 	return 0;
 }
