@@ -137,12 +137,12 @@ void clk_signal_slot(int s)
 /* Slot s is gone (its process has exited): what exit does. */
 void clk_slot_gone(int s)
 {
-	pid_t pid = clk_tab->p[s].pid;
+	pid_t pid = clk_tab->p[s].pid, parent = clk_tab->p[s].parent_pid;
 
 	if (clk_tab->baton == s)
 		clk_tab->baton = -1;
 	clk_slot_free(s);
-	clk_wake_pid(clk_tab->p[s].parent_pid);
+	clk_wake_pid(parent);
 	/* its children's parent-death signal */
 	for (unsigned c = 0; c < clk_tab->top; c++) {
 		struct clk_proc *p = &clk_tab->p[c];
@@ -342,7 +342,7 @@ void clk_handoff(void)
 	}
 }
 
-/* This process waits (its slot says for what; the lock is held): clk_give the baton on,
+/* This process waits (its slot says for what; the lock is held): give the baton on,
  * and come back with it. Returns why the wait ended. */
 int clk_yield(const char *site)
 {
@@ -364,12 +364,13 @@ int clk_yield(const char *site)
 	clk_unlk();
 	while (!__atomic_load_n(&p->go, __ATOMIC_ACQUIRE)) {
 		struct timespec ts = {0, CLK_LOOK_MS * 1000000L};
-		int b;
+		int b = -1, e;
 
 		if (clk_futex(&p->go, FUTEX_WAIT, 0, &ts) == 0 || errno == EAGAIN)
 			continue;
+		e = errno;
 		clk_lk();
-		if (errno == EINTR) {
+		if (e == EINTR) {
 			/* a signal nobody announced (from outside the run) */
 			clk_signal_slot(clk_me);
 			if (clk_tab->baton < 0 && p->state == P_READY)

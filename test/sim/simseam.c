@@ -184,7 +184,7 @@ static int sim_kill(pid_t pid, int sig)
 	clk_lk();
 	s = clk_slot_of(pid);
 	if (s >= 0 && sig == SIGKILL) {
-		/* gone once it is: the next clk_handoff waits for it (for this process, a
+		/* gone once it is: the next handoff waits for it (for this process, a
 		 * waiting one takes the baton on when it is) */
 		clk_tab->p[s].state = P_DYING;
 		if (s == clk_me) {
