@@ -610,6 +610,27 @@ if wanted clock; then
 	settled clock
 fi
 
+# --- the simulated clock's settings: a bad one is refused, and said
+if wanted clock-input; then
+	for line in "clock sometimes" "fork-us 99999999999999999999" "fork-us -1" "clock"; do
+		two clock-input 6.12.0 "sim $line"
+		run --cmdline "rd.hugepar.pages=2M:10"
+		expect_eq "clock-input: '$line': exit 1, said" \
+			"$RC $(grep -c "line [0-9]*: not a setting of the simulated kernel: $line\$" "$M.log")" "1 1"
+	done
+	two clock-input 6.12.0
+	for v in fast "" host virtual; do
+		HUGEPAR_SIM_CLOCK=$v run --cmdline "rd.hugepar.pages=2M:10"
+		if [ "$v" = fast ]; then
+			expect_eq "clock-input: HUGEPAR_SIM_CLOCK=$v: exit 1, said" \
+				"$RC $(grep -c "HUGEPAR_SIM_CLOCK=fast: expected virtual or host" "$M.log")" "1 1"
+		else
+			expect_eq "clock-input: HUGEPAR_SIM_CLOCK=$v: ok" "$RC $(pools)" "0 10 10"
+		fi
+	done
+	settled clock-input
+fi
+
 # --- two runs at once: the second starts once the first holds the lock -----------
 # (on the host's clock: two runs that interleave in the host's time)
 if wanted concurrent; then

@@ -75,7 +75,8 @@ static int machine_line(struct sim_state *st, char *line)
 
 static int read_machine(struct sim_state *st)
 {
-	char p[4096], line[1024];
+	char p[4096], line[1024], copy[1024];
+	unsigned n = 0;
 	FILE *f;
 	int rc = 0;
 
@@ -84,8 +85,15 @@ static int read_machine(struct sim_state *st)
 	f = fopen(p, "re");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
-	while (!rc && fgets(line, sizeof(line), f))
+	while (!rc && fgets(line, sizeof(line), f)) {
+		n++;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(copy, sizeof(copy), "%s", line);
 		rc = machine_line(st, line);
+		if (rc)
+			fprintf(stderr, "hugepar: %s, line %u: not a setting of the simulated "
+					"kernel: %s\n", p, n, copy);
+	}
 	fclose(f);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <linux/futex.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -256,8 +257,12 @@ int simclock_join(void)
 	bool virt = st && st->clock_virtual;
 	int rc, s;
 
+	if (env && *env && strcmp(env, "virtual") && strcmp(env, "host")) {
+		fprintf(stderr, "hugepar: HUGEPAR_SIM_CLOCK=%s: expected virtual or host\n", env);
+		return -EINVAL;
+	}
 	if (env && *env)
-		virt = strcmp(env, "host") != 0;
+		virt = strcmp(env, "virtual") == 0;
 	if (!virt || clk_me >= 0)
 		return 0;
 	rc = table_open();
