@@ -18,7 +18,6 @@
  * lock is never held while it is taken. simseam.c puts the clock behind the seam.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/futex.h>
 #include <math.h>
 #include <signal.h>
@@ -31,7 +30,6 @@
 #include <unistd.h>
 
 #include "macros.h"
-#include "path.h"
 #include "sim.h"
 #include "simclock.h"
 #include "simcore.h"
@@ -46,17 +44,8 @@ static pid_t lock_pid;
 
 void clk_lk(void)
 {
-	if (clk_lock_fd < 0 || lock_pid != getpid()) {
-		char p[4096];
-
-		if (clk_lock_fd >= 0)
-			close(clk_lock_fd);
-		path_build(p, sizeof(p), "/.sim/clock.lock");
-		clk_lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		lock_pid = getpid();
-	}
-	while (flock(clk_lock_fd, LOCK_EX) < 0 && errno == EINTR)
-		;
+	if (!sim_own_fd(&clk_lock_fd, &lock_pid, "clock.lock"))
+		sim_flock(clk_lock_fd, LOCK_EX);
 }
 
 void clk_unlk(void)
@@ -116,6 +105,12 @@ void clk_give(int s)
 	clk_tab->p[s].state = P_RUN;
 	__atomic_store_n(&clk_tab->p[s].go, 1, __ATOMIC_RELEASE);
 	clk_futex(&clk_tab->p[s].go, FUTEX_WAKE, 1, NULL);
+}
+
+void clk_await(int s)
+{
+	while (!__atomic_load_n(&clk_tab->p[s].go, __ATOMIC_ACQUIRE))
+		clk_futex(&clk_tab->p[s].go, FUTEX_WAIT, 0, NULL);
 }
 
 /* A wake for process pid: ends a wait that a wake ends. */
@@ -206,6 +201,23 @@ double sim_page_seconds(unsigned z, int k)
 					    (k - a->workers) / (b->workers - a->workers);
 	}
 	return rate > 0 ? k / rate : 0;
+}
+
+/* Pages to do between two sleeps: about SIM_BATCH_S of work. */
+uint64_t sim_batch(unsigned z, unsigned n, bool write)
+{
+	double s;
+
+	/* On the simulated clock a reservation is one allocation; a write still goes
+	 * in stretches, which a signal or the deadline can cut between. */
+	if (simclock_on() && !write)
+		return UINT64_MAX;
+	s = sim_page_seconds(z, sim_cur->nodes[n].active + 1) /
+	    (sim_cur->scale > 0 && !simclock_on() ? sim_cur->scale : 1);
+
+	/* Each sleep drops and retakes the lock and copies the state: sleep in stretches
+	 * of SIM_BATCH_S, which a claim of a few tens of pages fits in. */
+	return s > 0 ? MAX((uint64_t)(SIM_BATCH_S / s), UINT64_C(1)) : UINT64_MAX;
 }
 
 /* Each slot's allocation rate, pages a second, with W in flight on its node. */

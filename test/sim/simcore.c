@@ -53,7 +53,7 @@ int sim_size_index(uint64_t kb)
 
 /* A lock fd of this process's own: flock() belongs to an open file, which a fork
  * would share with the parent. */
-static int own_fd(int *fd, pid_t *owner, const char *name)
+int sim_own_fd(int *fd, pid_t *owner, const char *name)
 {
 	char p[4096];
 
@@ -68,7 +68,7 @@ static int own_fd(int *fd, pid_t *owner, const char *name)
 	return *fd < 0 ? -errno : 0;
 }
 
-static int flock_retry(int fd, int op)
+int sim_flock(int fd, int op)
 {
 	while (flock(fd, op) < 0)
 		if (errno != EINTR)
@@ -122,12 +122,12 @@ static double now_s(void)
 
 int sim_lock_for(bool worker)
 {
-	int rc = own_fd(&lock_fd, &lock_pid, "lock");
+	int rc = sim_own_fd(&lock_fd, &lock_pid, "lock");
 	double t0 = now_s();
 	uint64_t now;
 
 	if (!rc)
-		rc = flock_retry(lock_fd, LOCK_EX);
+		rc = sim_flock(lock_fd, LOCK_EX);
 	if (rc)
 		return rc;
 	if (worker) /* a wait the kernel would not have had */
@@ -339,7 +339,7 @@ struct sim_holder *sim_holder_of(unsigned z, bool add)
 
 int sim_resize_lock(unsigned z, int op)
 {
-	int rc = own_fd(&resize_fd, &resize_pid, "resize");
+	int rc = sim_own_fd(&resize_fd, &resize_pid, "resize");
 	struct flock fl = {.l_type = op == LOCK_UN ? F_UNLCK : F_WRLCK,
 			   .l_whence = SEEK_SET,
 			   .l_start = z,
@@ -359,40 +359,34 @@ int sim_resize_lock(unsigned z, int op)
 
 /* ---- the cost model ---------------------------------------------------------- */
 
-/* Spend the time 'pages' take on node n, with the lock dropped so that others work
- * meanwhile. Returns false when a signal cut a write short (the kernel bails out of
- * its allocation loop on a pending signal; a reservation does not). */
-bool sim_spend(unsigned n, unsigned z, uint64_t pages, bool write)
+/* The lock dropped while simulated time passes, so that others work meanwhile: the
+ * state made current, then a copy of it worked on again. */
+static void drop(void)
 {
-	struct sim_holder *h = sim_holder_of(z, true);
+	make_current();
+	flock(lock_fd, LOCK_UN);
+}
+
+static void retake(void)
+{
+	sim_flock(lock_fd, LOCK_EX);
+	begin();
+}
+
+/* The host's clock: sleep the time the pages take, less what the simulation itself
+ * cost before. False when a signal cut a write short. */
+static bool host_spend(unsigned n, unsigned z, uint64_t pages, bool write)
+{
+	double s = pages * sim_page_seconds(z, sim_cur->nodes[n].active) /
+		   (sim_cur->scale > 0 ? sim_cur->scale : 1);
+	double paid = MIN(s, debt_s), t0;
 	struct timespec ts, left;
 	bool cut = false;
-	double s, paid, t0;
 
-	if (!sim_cur->sizes[z].nrate || !pages || !h)
-		return true;
-	sim_cur->nodes[n].active++;
-	h->active = n;
-	if (simclock_on()) { /* the simulated clock: no sleep, no debt */
-		make_current();
-		flock(lock_fd, LOCK_UN);
-		cut = !simclock_spend(n, z, (double)pages, write);
-		flock_retry(lock_fd, LOCK_EX);
-		begin();
-		h = sim_holder_of(z, true);
-		sim_cur->nodes[n].active--;
-		if (h)
-			h->active = -1;
-		return !cut;
-	}
-	s = pages * sim_page_seconds(z, sim_cur->nodes[n].active) /
-	    (sim_cur->scale > 0 ? sim_cur->scale : 1);
-	paid = MIN(s, debt_s);
 	debt_s -= paid;
 	s -= paid;
-	make_current();
+	drop();
 	t0 = now_s();
-	flock(lock_fd, LOCK_UN);
 	ts.tv_sec = (time_t)s;
 	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
 	while (nanosleep(&ts, &left) < 0 && errno == EINTR) {
@@ -402,31 +396,36 @@ bool sim_spend(unsigned n, unsigned z, uint64_t pages, bool write)
 		}
 		ts = left;
 	}
-	flock_retry(lock_fd, LOCK_EX);
-	begin();
+	retake();
 	if (!cut)
 		debt_s = MIN(debt_s + MAX(now_s() - t0 - s, 0.0), SIM_DEBT_MAX_S);
+	return !cut;
+}
+
+/* Spend the time 'pages' take on node n, on the simulated kernel's own clock or the
+ * host's. Returns false when a signal cut a write short (the kernel bails out of its
+ * allocation loop on a pending signal; a reservation does not). */
+bool sim_spend(unsigned n, unsigned z, uint64_t pages, bool write)
+{
+	struct sim_holder *h = sim_holder_of(z, true);
+	bool done;
+
+	if (!sim_cur->sizes[z].nrate || !pages || !h)
+		return true;
+	sim_cur->nodes[n].active++;
+	h->active = n;
+	if (simclock_on()) {
+		drop();
+		done = simclock_spend(n, z, (double)pages, write);
+		retake();
+	} else {
+		done = host_spend(n, z, pages, write);
+	}
 	h = sim_holder_of(z, true);
 	sim_cur->nodes[n].active--;
 	if (h)
 		h->active = -1;
-	return !cut;
-}
-
-/* Pages to do between two sleeps: about SIM_BATCH_S of work. */
-uint64_t sim_batch(unsigned z, unsigned n, bool write)
-{
-	double s = sim_page_seconds(z, sim_cur->nodes[n].active + 1) /
-		   (sim_cur->scale > 0 && !simclock_on() ? sim_cur->scale : 1);
-
-	/* On the simulated clock a reservation is one allocation; a write still goes
-	 * in stretches, which a signal or the deadline can cut between. */
-	if (simclock_on() && !write)
-		return UINT64_MAX;
-
-	/* Each sleep drops and retakes the lock and copies the state: sleep in stretches
-	 * of SIM_BATCH_S, which a claim of a few tens of pages fits in. */
-	return s > 0 ? MAX((uint64_t)(SIM_BATCH_S / s), UINT64_C(1)) : UINT64_MAX;
+	return done;
 }
 
 void sim_exit_pid(pid_t pid)
@@ -460,8 +459,8 @@ int sim_open(void)
 		return -ENAMETOOLONG;
 	if (mkdir(p, 0755) && errno != EEXIST)
 		return -errno;
-	rc = own_fd(&lock_fd, &lock_pid, "lock");
-	if (rc || (rc = flock_retry(lock_fd, LOCK_EX)))
+	rc = sim_own_fd(&lock_fd, &lock_pid, "lock");
+	if (rc || (rc = sim_flock(lock_fd, LOCK_EX)))
 		return rc;
 	path_build(p, sizeof(p), "/.sim/state");
 	if (access(p, F_OK))

@@ -43,6 +43,10 @@ void sim_return_unused_surplus(unsigned z, uint64_t unused);
 struct sim_holder *sim_holder_of(unsigned z, bool add);
 /* The holder's counts on node n, added when missing (NULL: it touches too many). */
 struct sim_on *sim_holder_on(struct sim_holder *h, unsigned n);
+/* A lock file under DIR/.sim opened by this process (a forked child shares its
+ * parent's open file, and with it the parent's flock()); flock() through EINTR. */
+int sim_own_fd(int *fd, pid_t *owner, const char *name);
+int sim_flock(int fd, int op);
 /* The per-size resize lock (LOCK_EX or LOCK_UN). */
 int sim_resize_lock(unsigned z, int op);
 /* Spend the time 'pages' take on node n (the cost model), the lock dropped so that
@@ -108,6 +112,9 @@ void clk_slot_free(int s);
 void clk_make_ready(int s, int why);
 /* The baton to slot s. */
 void clk_give(int s);
+/* Outside any wait of the seam (just forked, just joined): until slot s has the
+ * baton. */
+void clk_await(int s);
 /* A wake for process pid: ends a wait that a wake ends. */
 void clk_wake_pid(pid_t pid);
 /* A handled signal for slot s, announced: ends a wait that a signal ends. */

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -80,17 +79,11 @@ static pid_t sim_fork(int pdeathsig)
 	snprintf(clk_tab->p[s].site, sizeof(clk_tab->p[s].site), "forked");
 	clk_tab->p[s].state = P_WAIT; /* it runs once the fork's time has gone by */
 	clk_unlk();
-	pid = fork();
+	pid = clock_live.fork(pdeathsig);
 	if (pid == 0) {
 		clk_me = s;
-		if (pdeathsig) {
-			prctl(PR_SET_PDEATHSIG, pdeathsig);
-			if (getppid() != parent)
-				raise(pdeathsig);
-		}
 		__atomic_store_n(&clk_tab->p[s].pid, getpid(), __ATOMIC_RELEASE);
-		while (!__atomic_load_n(&clk_tab->p[s].go, __ATOMIC_ACQUIRE))
-			clk_futex(&clk_tab->p[s].go, FUTEX_WAIT, 0, NULL);
+		clk_await(s);
 		clk_tab->p[s].site[0] = '\0';
 		return 0;
 	}
@@ -300,8 +293,7 @@ int simclock_join(void)
 		clk_make_ready(s, WOKE_NONE);
 		/* clk_yield() would mark it waiting: wait for the baton here */
 		clk_unlk();
-		while (!__atomic_load_n(&clk_tab->p[s].go, __ATOMIC_ACQUIRE))
-			clk_futex(&clk_tab->p[s].go, FUTEX_WAIT, 0, NULL);
+		clk_await(s);
 	}
 	clock_use(&clock_sim);
 	atexit(leave);
