@@ -120,10 +120,12 @@ machine() {
 	shift 2
 	wanted "$name" || return 0
 	# the count the curve says is best, a node's CPUs at most, on every node
-	read -r nodes cpus < <(awk '$1 == "node" {n++; c = $4} END {print n, c}' \
-		"$TOP/test/machines/$name.desc")
+	read -r nodes cpus < <(awk '$1 == "node" {
+		n++; c = 0; k = split($4, r, ",")
+		for (i = 1; i <= k; i++) { if (split(r[i], ab, "-") == 2) c += ab[2] - ab[1] + 1; else c++ }
+	} END {print n, c}' "$TOP/test/machines/$name.desc")
 	best=$(awk -v cpus="$cpus" '$1 == "sim" && $2 == "rate" && $3 == 2048 {
-		for (i = 4; i <= NF; i++) { split($i, p, ":"); if (p[1] <= cpus && p[2] > r) { r = p[2]; b = p[1] } }
+		for (i = 4; i <= NF; i++) { split($i, p, ":"); if (p[1] + 0 <= cpus + 0 && p[2] + 0 > r + 0) { r = p[2]; b = p[1] } }
 		print b }' "$TOP/test/machines/$name.desc")
 	local counts=("$@")
 	[[ " ${counts[*]} " == *" $((best * nodes)) "* ]] || counts+=($((best * nodes)))
