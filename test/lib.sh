@@ -14,14 +14,93 @@ HP_BIN=${HUGEPAR_BIN:-$TOP/hugepar} HP_TEST_BIN=${HUGEPAR_TEST_BIN:-$TOP/hugepar
 DRACUT_MODULE=$(sed -n 's/^MODULE[[:space:]]*:=[[:space:]]*//p' "$TOP/Makefile")
 mkdir -p "$OUT"
 
+# Cases are declared before anything runs, each once, with a name and a one-line
+# description (as kmod's DEFINE_TEST and dracut-ng's TEST_DESCRIPTION):
+#   tcase NAME "DESCRIPTION" [FUNCTION [ARG...]]
+# declares the case NAME, whose body is FUNCTION ARG... (by default t_NAME, with
+# '-' and '.' in NAME as '_'); tcase_long declares one that only make check-all runs
+# (HUGEPAR_LONG=1), or TESTS when it names it. A suite declares its cases, defines
+# their bodies and ends with run_cases, which runs the wanted ones in order. While a
+# case runs, every check it makes is counted and shown under its name: a check's
+# message never names the case.
 # HUGEPAR_CASES="CASE ..." (test/run.sh sets it from TESTS="SUITE:CASE"): only the
-# checks whose name, up to its first ':', matches one of these globs are counted and
-# shown; a suite asks wanted() before it does a case's work, and before work that
-# only some cases need (a build, a boot), so that what is not asked for is not done.
-# HUGEPAR_LIST=FILE (TESTS=list): nothing is wanted; every case asked about is
-# written to FILE instead, so a suite that guards each case lists them all.
+# cases whose name matches one of these globs run. HUGEPAR_LIST=FILE (TESTS=list):
+# run_cases writes "NAME<TAB>DESCRIPTION" for each case to FILE and exits; nothing
+# else runs. A suite may define requires(), run before the first case: when it
+# fails, each wanted case is skipped with the reason it printed.
+declare -a TC_NAMES=()
+declare -A TC_DESC=() TC_CALL=() TC_LONG=()
+CASE=""
+tcase() {
+	local name=$1 desc=$2
+	shift 2
+	if [ -n "${TC_DESC[$name]+x}" ]; then
+		echo "tcase: the case '$name' is declared twice" >&2
+		exit 2
+	fi
+	case $name in "" | *[!A-Za-z0-9._-]*)
+		echo "tcase: '$name' is not a case name (letters, digits, '.', '_', '-')" >&2
+		exit 2
+		;;
+	esac
+	[ -n "$desc" ] || { echo "tcase: the case '$name' has no description" >&2; exit 2; }
+	TC_NAMES+=("$name")
+	TC_DESC[$name]=$desc
+	if [ $# -gt 0 ]; then
+		TC_CALL[$name]=$(printf '%q ' "$@")
+	else
+		TC_CALL[$name]=t_${name//[-.]/_}
+	fi
+}
+tcase_long() {
+	tcase "$@"
+	TC_LONG[$1]=1
+}
+# case_wanted NAME: whether TESTS asks for the case NAME (all, when it names none)
+case_wanted() {
+	local c
+	[ -z "${HUGEPAR_CASES:-}" ] && return 0
+	for c in $HUGEPAR_CASES; do
+		# shellcheck disable=SC2053
+		[[ $1 == $c ]] && return 0
+	done
+	return 1
+}
+# run_cases: list the declared cases (HUGEPAR_LIST), or run the wanted ones
+run_cases() {
+	local n why
+	if [ -n "${HUGEPAR_LIST:-}" ]; then
+		for n in "${TC_NAMES[@]}"; do
+			printf '%s\t%s%s\n' "$n" "${TC_LONG[$n]:+(make check-all) }" "${TC_DESC[$n]}"
+		done >>"$HUGEPAR_LIST"
+		exit 0
+	fi
+	if declare -F requires >/dev/null && ! why=$(requires 2>&1); then
+		for n in "${TC_NAMES[@]}"; do
+			case_wanted "$n" && CASE=$n skip "${why:-not run here}"
+		done
+		CASE=""
+		return
+	fi
+	for n in "${TC_NAMES[@]}"; do
+		case_wanted "$n" || continue
+		CASE=$n
+		if [ -n "${TC_LONG[$n]:-}" ] && [ -z "${HUGEPAR_LONG:-}" ] && [ -z "${HUGEPAR_CASES:-}" ]; then
+			skip "a long case, in make check-all"
+		else
+			eval "${TC_CALL[$n]}"
+		fi
+	done
+	CASE=""
+}
+
+# wanted NAME: within a case, whether NAME is wanted; outside one (a suite not yet
+# made of declared cases), whether the check NAME, up to its first ':', is wanted.
 wanted() {
 	local c
+	if [ -n "$CASE" ]; then
+		return 0
+	fi
 	if [ -n "${HUGEPAR_LIST:-}" ]; then
 		echo "${1%%:*}" >>"$HUGEPAR_LIST"
 		return 1
@@ -49,9 +128,18 @@ long_case() {
 	fi
 	wanted "$1"
 }
-pass() { wanted "$*" || return 0; PASSED=$((PASSED + 1)); echo "ok   $*"; }
-fail() { wanted "$*" || return 0; FAILED=$((FAILED + 1)); echo "FAIL $*"; }
-skip() { wanted "$*" || return 0; SKIPPED=$((SKIPPED + 1)); echo "skip $*"; }
+# pass, fail, skip MESSAGE: a check of the running case (shown as "CASE: MESSAGE")
+pass() { label "$*" || return 0; PASSED=$((PASSED + 1)); echo "ok   $LABEL"; }
+fail() { label "$*" || return 0; FAILED=$((FAILED + 1)); echo "FAIL $LABEL"; }
+skip() { label "$*" || return 0; SKIPPED=$((SKIPPED + 1)); echo "skip $LABEL"; }
+label() {
+	if [ -n "$CASE" ]; then
+		LABEL="$CASE: $1"
+	else
+		wanted "$1" || return 1
+		LABEL=$1
+	fi
+}
 
 # check NAME COMMAND...: pass when the command succeeds.
 check() {
