@@ -66,32 +66,102 @@ case_wanted() {
 	done
 	return 1
 }
-# run_cases: list the declared cases (HUGEPAR_LIST), or run the wanted ones
+# run_cases: list the declared cases (HUGEPAR_LIST), or run the wanted ones: after
+# requires() and prepare() (each when the suite defines it), in order, or with
+# TC_JOBS=N (N > 1) up to N at a time, each in a subshell of its own whose lines are
+# shown, in order, once it has ended (a suite whose cases share work makes it with
+# once(); the cases must not depend on each other's shell variables).
 run_cases() {
-	local n why
+	local n why todo=()
 	if [ -n "${HUGEPAR_LIST:-}" ]; then
 		for n in "${TC_NAMES[@]}"; do
 			printf '%s\t%s%s\n' "$n" "${TC_LONG[$n]:+(make check-all) }" "${TC_DESC[$n]}"
 		done >>"$HUGEPAR_LIST"
 		exit 0
 	fi
+	for n in "${TC_NAMES[@]}"; do
+		case_wanted "$n" && todo+=("$n")
+	done
+	[ ${#todo[@]} -gt 0 ] || return 0
 	if declare -F requires >/dev/null && ! why=$(requires 2>&1); then
-		for n in "${TC_NAMES[@]}"; do
-			case_wanted "$n" && CASE=$n skip "${why:-not run here}"
+		for n in "${todo[@]}"; do
+			CASE=$n skip "${why:-not run here}"
 		done
-		CASE=""
 		return
 	fi
-	for n in "${TC_NAMES[@]}"; do
-		case_wanted "$n" || continue
-		CASE=$n
-		if [ -n "${TC_LONG[$n]:-}" ] && [ -z "${HUGEPAR_LONG:-}" ] && [ -z "${HUGEPAR_CASES:-}" ]; then
-			skip "a long case, in make check-all"
-		else
-			eval "${TC_CALL[$n]}"
+	declare -F prepare >/dev/null && prepare
+	if [ "${TC_JOBS:-1}" -gt 1 ] && [ ${#todo[@]} -gt 1 ]; then
+		run_parallel "${todo[@]}"
+		return
+	fi
+	for n in "${todo[@]}"; do
+		run_case "$n"
+	done
+}
+# run_case NAME: the case NAME, or its skip when it is long and this run is not
+run_case() {
+	CASE=$1
+	if [ -n "${TC_LONG[$1]:-}" ] && [ -z "${HUGEPAR_LONG:-}" ] && [ -z "${HUGEPAR_CASES:-}" ]; then
+		skip "a long case, in make check-all"
+	else
+		eval "${TC_CALL[$1]}"
+	fi
+	CASE=""
+}
+# run_parallel NAME...: the cases, TC_JOBS at a time, each in a subshell whose lines
+# go to a file and whose counts to another; shown and added up in order.
+run_parallel() {
+	local d=$OUT/cases.$$ names=("$@") launched=0 shown=0 running=0 n
+	rm -rf "$d" && mkdir -p "$d"
+	while [ $shown -lt ${#names[@]} ]; do
+		while [ $running -lt "$TC_JOBS" ] && [ $launched -lt ${#names[@]} ]; do
+			n=${names[$launched]}
+			(
+				PASSED=0 FAILED=0 SKIPPED=0
+				run_case "$n"
+				echo "$PASSED $FAILED $SKIPPED" >"$d/$n.counts"
+			) >"$d/$n.out" 2>&1 &
+			launched=$((launched + 1)) running=$((running + 1))
+		done
+		while [ $shown -lt $launched ]; do
+			n=${names[$shown]}
+			[ -f "$d/$n.counts" ] || [ $running = 0 ] || break
+			cat "$d/$n.out"
+			if [ -f "$d/$n.counts" ]; then
+				read -r p f s <"$d/$n.counts"
+				PASSED=$((PASSED + p)) FAILED=$((FAILED + f)) SKIPPED=$((SKIPPED + s))
+			else
+				CASE=$n fail "ended without its counts"
+			fi
+			shown=$((shown + 1))
+		done
+		[ $shown -lt ${#names[@]} ] || break
+		if [ $running -gt 0 ]; then
+			wait -n 2>/dev/null
+			running=$(jobs -rp | wc -l)
 		fi
 	done
-	CASE=""
+	wait
+	rm -rf "$d"
+}
+# once NAME COMMAND...: run COMMAND once for the suite's run, whichever case asks
+# first (cases may run at once: the others wait for it); its status every time.
+# The marks live in $ONCE, which a suite's prepare() empties.
+ONCE=$OUT/once
+once() {
+	local name=$1 rc lockfd
+	shift
+	mkdir -p "$ONCE"
+	exec {lockfd}>"$ONCE/$name.lock"
+	flock "$lockfd"
+	if [ ! -f "$ONCE/$name.rc" ]; then
+		"$@"
+		echo $? >"$ONCE/$name.rc"
+	fi
+	read -r rc <"$ONCE/$name.rc"
+	flock -u "$lockfd"
+	exec {lockfd}>&-
+	return "$rc"
 }
 
 # wanted NAME: within a case, whether NAME is wanted; outside one (a suite not yet
@@ -203,6 +273,12 @@ arm64_boot() {
 		-display none -monitor none -serial "file:$1" -no-reboot >/dev/null 2>&1
 }
 
+# counts LINE: whether LINE ends with a suite's closing "N passed, N failed[, N
+# skipped]"; its counts in C_PASSED, C_FAILED and C_SKIPPED
+counts() {
+	[[ $1 =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]] || return 1
+	C_PASSED=${BASH_REMATCH[1]} C_FAILED=${BASH_REMATCH[2]} C_SKIPPED=${BASH_REMATCH[4]:-0}
+}
 summary_line() {
 	local line="$PASSED passed, $FAILED failed"
 	[ "$SKIPPED" -gt 0 ] && line="$line, $SKIPPED skipped"

@@ -83,9 +83,8 @@ suite() {
 		return
 	fi
 	echo "== $line ($((SECONDS - start)) s)"
-	if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)? ]]; then
-		p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} s=${BASH_REMATCH[4]:-0}
-		PASSED=$((PASSED + p)) FAILED=$((FAILED + f)) SKIPPED=$((SKIPPED + s))
+	if counts "$line"; then
+		PASSED=$((PASSED + C_PASSED)) FAILED=$((FAILED + C_FAILED)) SKIPPED=$((SKIPPED + C_SKIPPED))
 	else
 		fail "$name ended without a count (see $log)"
 	fi
