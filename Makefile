@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # hugepar: reserve huge pages per NUMA node, in parallel, from the initramfs.
 
-VERSION     := $(shell sed -n 's/^\#define HUGEPAR_VERSION "\(.*\)"$$/\1/p' src/version.h)
+VERSION     := $(shell scripts/version.sh)
 PREFIX      ?= /usr
 SBINDIR     ?= $(PREFIX)/sbin
 MANDIR      ?= $(PREFIX)/share/man

@@ -15,33 +15,27 @@ mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 [ -s "$dest/packages" ] && [ -x "$dest/busybox" ] && exit 0
 
-uri=$("$(dirname "$0")/debian-mirror.sh")
-
-apt=$dest/apt
-rm -rf "$apt" "$dest/dl"
-mkdir -p "$apt/parts" "$apt/lists/partial" "$apt/cache/archives/partial" "$dest/dl"
-for s in bookworm trixie; do
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $s main" >"$apt/parts/$s.list"
-done
-set -- -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt/parts" \
-	-o Dir::State::Lists="$apt/lists" -o Dir::State::Status=/dev/null \
-	-o Dir::Cache="$apt/cache" -o APT::Sandbox::User=root \
-	-o APT::Architecture=arm64 -o APT::Architectures::=arm64 -qq
-apt-get "$@" update
+. "$(dirname "$0")/private-apt.sh"
+private_apt "$dest" --arch arm64 bookworm trixie
+rm -rf "$dest/dl"
+mkdir -p "$dest/dl"
+# shellcheck disable=SC2086
+apt-get $APT update
 # newest PATTERN: the newest package whose name matches
 newest() {
-	apt-cache "$@" search --names-only "$pat" 2>/dev/null | awk '{print $1}' | sort -V | tail -n 1
+	# shellcheck disable=SC2086
+	apt-cache $APT search --names-only "$1" 2>/dev/null | awk '{print $1}' | sort -V | tail -n 1
 }
 pkgs=busybox-static
 for pat in '^linux-image-6\.1\.0-[0-9]+-arm64-unsigned$' \
 	'^linux-image-6\.12\.[0-9]+\+deb13-arm64-unsigned$' \
 	'^linux-image-6\.12\.[0-9]+\+deb13-arm64-16k-unsigned$'; do
-	p=$(newest "$@")
+	p=$(newest "$pat")
 	[ -n "$p" ] || { echo "fetch-arm64: no package matches $pat" >&2; exit 1; }
 	pkgs="$pkgs $p"
 done
 # shellcheck disable=SC2086
-(cd "$dest/dl" && apt-get "$@" download $pkgs)
+(cd "$dest/dl" && apt-get $APT download $pkgs)
 : >"$dest/packages.new"
 for d in "$dest"/dl/*.deb; do
 	p=$(dpkg-deb -f "$d" Package)

@@ -13,18 +13,16 @@ mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 [ -s "$dest/packages" ] && [ -s "$dest/QEMU_EFI.fd" ] && exit 0
 
-uri=$("$(dirname "$0")/debian-mirror.sh")
-apt=$dest/apt
-rm -rf "$apt" "$dest/dl"
-mkdir -p "$apt/parts" "$apt/lists/partial" "$apt/cache/archives/partial" "$dest/dl"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" >"$apt/parts/$suite.list"
-set -- -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt/parts" \
-	-o Dir::State::Lists="$apt/lists" -o Dir::State::Status=/dev/null \
-	-o Dir::Cache="$apt/cache" -o APT::Sandbox::User=root -qq
-apt-get "$@" update
-(cd "$dest/dl" && apt-get "$@" download qemu-efi-aarch64)
+. "$(dirname "$0")/private-apt.sh"
+private_apt "$dest" "$suite"
+rm -rf "$dest/dl"
+mkdir -p "$dest/dl"
+# shellcheck disable=SC2086
+apt-get $APT update
+# shellcheck disable=SC2086
+(cd "$dest/dl" && apt-get $APT download qemu-efi-aarch64)
 d=$(ls "$dest"/dl/qemu-efi-aarch64_*.deb)
 dpkg-deb --fsys-tarfile "$d" | tar -xO ./usr/share/qemu-efi-aarch64/QEMU_EFI.fd >"$dest/QEMU_EFI.fd"
 echo "qemu-efi-aarch64 $(dpkg-deb -f "$d" Version)" >"$dest/packages"
-rm -rf "$dest/dl" "$apt"
+rm -rf "$dest/dl" "$dest/apt"
 cat "$dest/packages"

@@ -25,20 +25,10 @@ series=${2:-6.12}
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 
-# suite_apt NAME SUITE: apt for a suite of Debian: the first Debian mirror of the
-# system's sources, with lists and cache in DIR/apt-NAME
-suite_apt() {
-	a=$dest/apt-$1
-	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
-	uri=$("$(dirname "$0")/debian-mirror.sh")
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $2 main" >"$a/sources.list"
-	# A mirror that serves a snapshot of the archive serves an unstable Release file
-	# past its Valid-Until date (Debian 12's own suites carry none); the signature is
-	# still checked.
-	APT="-o Dir::Etc::SourceList=$a/sources.list -o Dir::Etc::SourceParts=$a/none
-		-o Dir::State::Lists=$a/lists -o Dir::Cache=$a/cache -o APT::Sandbox::User=root
-		-o Acquire::Check-Valid-Until=false -qq"
-}
+# suite_apt NAME SUITE: apt for a suite of Debian (scripts/private-apt.sh), with lists
+# and cache in DIR/NAME/apt
+. "$(dirname "$0")/private-apt.sh"
+suite_apt() { private_apt "$dest/$1" "$2"; }
 
 # newest PATTERN: the newest package whose name matches
 newest() {
@@ -60,7 +50,7 @@ installed() {
 case $series in
 6.1)
 	installed 6.1 && exit 0
-	suite_apt bookworm bookworm
+	suite_apt apt-bookworm bookworm
 	# shellcheck disable=SC2086
 	apt-get $APT update >/dev/null
 	pkg=$(newest '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$')
@@ -84,7 +74,7 @@ case $series in
 	pkgs=$pkg
 	;;
 7)
-	suite_apt unstable sid
+	suite_apt apt-unstable sid
 	# shellcheck disable=SC2086
 	apt-get $APT update >/dev/null
 	pkg=$(newest '^linux-binary-7\.[0-9]+\.[0-9]+\+deb[0-9]+-amd64$')

@@ -19,21 +19,14 @@ triplet=$(dpkg-architecture -a"$arch" -qDEB_HOST_MULTIARCH 2>/dev/null)
 musl=${triplet%%-*}-linux-musl
 [ -f "$dest/musl-gcc.specs" ] && [ -f "$dest/root/usr/include/$triplet/asm/unistd.h" ] && exit 0
 
-apt=$dest/apt
-rm -rf "$apt" "$dest/root" "$dest/dl"
-mkdir -p "$apt/parts" "$apt/lists/partial" "$apt/cache/archives/partial" "$dest/dl"
-n=0
-for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-	[ -f "$f" ] || continue
-	case $f in *.sources) cp "$f" "$apt/parts/$n.sources" ;; *) cp "$f" "$apt/parts/$n.list" ;; esac
-	n=$((n + 1))
-done
-set -- -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt/parts" \
-	-o Dir::State::Lists="$apt/lists" -o Dir::State::Status=/dev/null \
-	-o Dir::Cache="$apt/cache" -o APT::Sandbox::User=root \
-	-o APT::Architecture="$arch" -o APT::Architectures::="$arch" -qq
-apt-get "$@" update
-(cd "$dest/dl" && apt-get "$@" download "musl-dev:$arch" "linux-libc-dev:$arch")
+. "$(dirname "$0")/private-apt.sh"
+private_apt "$dest" --arch "$arch"
+rm -rf "$dest/root" "$dest/dl"
+mkdir -p "$dest/dl"
+# shellcheck disable=SC2086
+apt-get $APT update
+# shellcheck disable=SC2086
+(cd "$dest/dl" && apt-get $APT download "musl-dev:$arch" "linux-libc-dev:$arch")
 for d in "$dest"/dl/*.deb; do
 	dpkg-deb -x "$d" "$dest/root"
 	# shellcheck disable=SC2016

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 dest=${1:?usage: make-orig.sh DIR}
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
-version=$(sed -n 's/^#define HUGEPAR_VERSION "\(.*\)"$/\1/p' src/version.h)
+version=$(scripts/version.sh)
 [ -f build/src/numactl/debian-version ] || scripts/fetch-numactl.sh build/src >/dev/null
 git archive --format=tar --prefix="hugepar-$version/" HEAD -- . ':!debian' |
 	gzip -n >"$dest/hugepar_$version.orig.tar.gz"
