@@ -1,16 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Boot tests: Debian's kernels (6.1, installed; 6.12 and the newest 7.x of its
-# unstable archive, fetched by make deps), an
-# initramfs made by `dracut --add hugepar` from a staged module tree (the system's
-# dracut tree is not touched), a busybox root file system, QEMU with emulated NUMA
-# nodes. The root's init reads /run/hugepar and the node pools after the switch and
-# prints them on the serial console. On the 7.x kernel, the shares and timeout cases
-# boot once more with dracut-ng, the dracut of Debian's unstable (7-ng-*), run in a
-# root of that release made for the run: its dracut-install needs that release's C
-# library.
+# unstable archive, fetched by make deps), an initramfs made by `dracut --add hugepar`
+# from a staged module tree (the system's dracut tree is not touched) or by
+# initramfs-tools' mkinitramfs with the package's hooks, a busybox root file system,
+# QEMU with emulated NUMA nodes. The root's init reads /run/hugepar and the node pools
+# after the switch and prints them on the serial console, then runs the boot's own
+# programs (verify and status after the boot, the kernel's rules). On the 7.x kernel
+# some cases boot once more with dracut-ng, the dracut of Debian's unstable
+# (7-ng-*), run in a root of that release made for the run: its dracut-install needs
+# that release's C library. make check boots every kernel's own paths (placement,
+# 1G pages, a CPU-less node, initramfs-tools) and every initramfs path once, on the
+# first kernel; make check-all repeats the initramfs paths on the others.
 #   test/boot.sh          run the boot cases on every kernel found (BOOT_KERNELS="6.1
-#                         6.12 7" to choose)
+#                         6.12 7" to choose; BOOT_JOBS boots at once)
 #   test/boot.sh demo     one boot of the two-node machine, then `hugepar status`
 #   test/boot.sh setup [FLAVOUR...]   only build the images (for bench/; BENCH_KERNEL=7
 #                         for that kernel's)
@@ -19,6 +22,7 @@
 . "$(dirname "$0")/lib.sh"
 
 B=$OUT/boot
+ONCE=$B/once
 mkdir -p "$B"
 
 # kernel SERIES: set KVER, KERNEL and KMODDIR for Debian's kernel of a series ("6.1"
@@ -34,14 +38,6 @@ kernel() {
 	done
 	[ -n "$KVER" ]
 }
-
-# TESTS=list (HUGEPAR_LIST) names the cases, and needs none of this
-if [ -z "${HUGEPAR_LIST:-}" ] && { ! command -v qemu-system-x86_64 >/dev/null ||
-	! command -v dracut >/dev/null || [ ! -x "$TOP/hugepar" ] || ! kernel 6.1; }; then
-	skip "boot tests: need linux-image-amd64, qemu-system-x86, dracut and a built hugepar"
-	echo "boot: $(summary_line)"
-	exit 0
-fi
 
 # Dracut trees of links to the system's, plus our module: one with hugepar, one with
 # the test build (fault seam) as the module's binary, and a variant for bench/qemu.sh
@@ -133,13 +129,11 @@ dracut_host() {
 
 # The unstable root for dracut-ng: minbase, dracut-core, busybox-static (the busybox
 # flavour) and util-linux-extra (switch_root, which unstable moved there from
-# util-linux, and which dracut needs without systemd). Made once a run, with the
-# staged tree in it (/stage/dracut: links to its dracut, our module and busybox-sh).
+# util-linux, and which dracut needs without systemd). Made once a run, by the first
+# case that needs it, with the staged tree in it (/stage/dracut: links to its dracut,
+# our module and busybox-sh).
 NG_ROOT=$B/ng-root
-NG_MADE=""
-ng_root() {
-	[ -z "$NG_MADE" ] || { [ "$NG_MADE" = ok ]; return; }
-	NG_MADE=failed
+make_ng_root() {
 	rm -rf "$NG_ROOT"
 	"$TOP/scripts/apt-sources.sh" sid >"$B/ng-sources.list"
 	# The release file of an unstable mirror snapshot may be past its Valid-Until.
@@ -148,8 +142,7 @@ ng_root() {
 		sid "$NG_ROOT" "$B/ng-sources.list" >"$B/ng-root.log" 2>&1 || return 1
 	chroot "$NG_ROOT" sh -c 'mkdir -p /stage/conf.d /out && cp -as /usr/lib/dracut /stage/dracut' &&
 		cp -r "$B/dracut/modules.d/$DRACUT_MODULE" "$B/dracut/modules.d/05busybox-sh" \
-			"$NG_ROOT/stage/dracut/modules.d/" || return 1
-	NG_MADE=ok
+			"$NG_ROOT/stage/dracut/modules.d/"
 }
 
 # dracut_ng BASE MODULES IMAGE [OPTION...]: dracut-ng in the unstable root, with the
@@ -159,7 +152,7 @@ dracut_ng() {
 	local base=$1 mods=$2 img=$3
 	shift 3
 	[ "$base" = "$B/dracut" ] || { echo "dracut_ng: only the plain tree is staged in the unstable root"; return 1; }
-	ng_root || { echo "dracut_ng: the unstable root was not made (see $B/ng-root.log)"; return 1; }
+	once ng-root make_ng_root || { echo "dracut_ng: the unstable root was not made (see $B/ng-root.log)"; return 1; }
 	chroot "$NG_ROOT" dpkg-query -W dracut-core
 	rm -f "$NG_ROOT/out/initrd.img"
 	unshare -m --propagation private -- sh -c '
@@ -200,20 +193,12 @@ make_root() {
 	cp "$TOP/test/guest-after.sh" "$r/after.sh"
 	cat >"$r/sbin/init" <<'INIT'
 #!/bin/sh
-# The real root: report what the initramfs left, then power off.
+# The real root: report what the initramfs left, then run the boot's own programs
+# (boot.after, boot.rules, boot.misplace), then power off.
 mount -t proc proc /proc 2>/dev/null
 mount -t sysfs sys /sys 2>/dev/null
 echo "RUNNING $(pidof hugepar hugepar-test)"
 grep -q bench.pages= /proc/cmdline && sh /bench.sh
-grep -q boot.rules /proc/cmdline && sh /rules.sh
-grep -q boot.after /proc/cmdline && sh /after.sh
-if grep -q boot.misplace /proc/cmdline; then
-	# the test build runs every worker on the wrong node: reconcile must fix it
-	HUGEPAR_FAULT=misplace /usr/sbin/hugepar-test apply --config /dev/null --record-dir /tmp/mp \
-		--method=parallel --cmdline "rd.hugepar.pages=2M:30@0 rd.hugepar.reserve=64M" >/dev/null 2>&1
-	echo "MISPLACE-RC $?"
-	echo "MISPLACE-BEGIN"; cat /tmp/mp/status.json; echo "MISPLACE-END"
-fi
 echo "HUGEPAR-BOOT-BEGIN"
 echo "UPTIME $(cat /proc/uptime)"
 # the kernel's own boot-time allocation says what it took (6.9 on), at info level
@@ -230,6 +215,16 @@ else
 	echo "NO-RECORD"
 	cat /run/hugepar/apply.log 2>/dev/null
 fi
+grep -q boot.after /proc/cmdline && sh /after.sh
+grep -q boot.rules /proc/cmdline && sh /rules.sh
+if grep -q boot.misplace /proc/cmdline; then
+	# the test build runs every worker on the wrong node: reconcile must fix it
+	HUGEPAR_FAULT=misplace /usr/sbin/hugepar-test apply --config /dev/null --record-dir /tmp/mp \
+		--method=parallel --cmdline "rd.hugepar.pages=2M:30@0 rd.hugepar.reserve=64M" >/dev/null 2>&1
+	echo "MISPLACE-RC $?"
+	echo "MISPLACE-POOLS $(cat /sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages) $(cat /sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages)"
+	echo "MISPLACE-BEGIN"; cat /tmp/mp/status.json; echo "MISPLACE-END"
+fi
 echo "HUGEPAR-BOOT-END"
 poweroff -f
 INIT
@@ -240,11 +235,9 @@ INIT
 
 # pin_vcpus PIDFILE: each vCPU thread of the QEMU that wrote PIDFILE on a host CPU of
 # its own (vCPU i on host CPU i, modulo the host's count), as a real machine's CPUs
-# run at once. Left to the host's scheduler, the two busy vCPUs of a two-node bench
-# did not run fully at once: two bare processes reserving on two nodes at once took
-# 1.25x one of them alone, and memset in two guest processes 1.0-1.5x one; pinned,
-# 1.0x and 1.01-1.05x (doc/benchmarks.md, "Two vCPUs at once"). For bench boots
-# (test/boot.sh bench); the boot cases are not timed.
+# run at once: left to the host's scheduler, the two busy vCPUs of a two-node bench
+# did not run fully at once (doc/benchmarks.md, "Two vCPUs at once", has the
+# figures). For bench boots (test/boot.sh bench); the boot cases are not timed.
 pin_vcpus() {
 	local pid="" t c n cpus
 	cpus=$(nproc)
@@ -283,20 +276,16 @@ stalled() {
 	esac
 }
 
-# boot NAME FLAVOUR TOPOLOGY CMDLINE [CASE...]: TOPOLOGY is "MB:CPUS MB:CPUS ..." per
-# node, CPUS a count (0 for a CPU-less node). The log is $B/NAME.log, the record
-# $B/NAME.json. Booted when NAME is a selected case, or one of the CASEs whose
-# checks the boot serves.
+# boot NAME FLAVOUR TOPOLOGY CMDLINE: boot $KVER with the initramfs FLAVOUR (built the
+# first time a case asks for it) on TOPOLOGY, "MB:CPUS MB:CPUS ..." per node, CPUS a
+# count (0 for a CPU-less node). The log is $B/NAME.log, the record $B/NAME.json. A
+# boot that does not finish is the case's failure, with the end of its log.
 boot() {
 	local name=$1 flavour=$2 cmdline=$4 try qemu rc why
 	qemu_numa "$3"
-	shift 4
-	if [ $# -gt 0 ]; then any_wanted "$@"; else wanted "$name"; fi || return 1 # TESTS names other cases
-	TESTED[$KVER]=$KERNEL
+	echo "$KVER $KERNEL" >>"$B/tested"
 	if ! initramfs "$flavour"; then
-		echo "     $name: no $flavour initramfs for $KVER (its build failed): not booted"
-		: >"$B/$name.log"
-		: >"$B/$name.json"
+		fail "no $flavour initramfs for $KVER (its build failed): not booted"
 		return 1
 	fi
 	# The emulated kernel now and then panics in its own early start (a timer under
@@ -304,7 +293,7 @@ boot() {
 	# short with nothing in its log to say why: a boot that did not reach the root
 	# is tried once more when the first try's kernel panicked, stalled or hung
 	# (stalled() says which; not when init died or memory ran out), its log kept
-	# as NAME.try1.log. A boot that does not finish shows the end of its log.
+	# as NAME.try1.log.
 	for try in 1 2; do
 		cp "$B/root.img" "$B/root-$name.img"
 		rm -f "$B/$name.pid"
@@ -328,16 +317,15 @@ boot() {
 		echo "     $name: $why before the root (see $B/$name.try1.log): booting again"
 	done
 	sed -n '/^RECORD-BEGIN/,/^RECORD-END/p' "$B/$name.log" | sed '1d;$d' | tr -d '\r' >"$B/$name.json"
-	grep -aq "^HUGEPAR-BOOT-END" "$B/$name.log" && return 0
-	echo "     $name: the boot did not finish (QEMU exit status $rc); the end of its log:"
+	if grep -aq "^HUGEPAR-BOOT-END" "$B/$name.log"; then
+		pass "the boot reached the root ($KVER, $flavour)"
+		return 0
+	fi
+	fail "the boot did not finish (QEMU exit status $rc; see $B/$name.log); the end of its log:"
 	tr -d '\r' <"$B/$name.log" | tail -n 8 | sed 's/^/     | /'
 	return 1
 }
 
-# The exact versions the boots tested, in the suite's closing lines: the kernels
-# move under it (the newest 6.12 and 7.x of the archive, fetched by make deps), and
-# so do the host's tools on a fresh machine.
-declare -A TESTED=()
 # installed PACKAGE...: "PACKAGE VERSION" of each one whose files are installed
 # (configured or not), comma separated
 installed() {
@@ -351,19 +339,22 @@ kernel_build() {
 	off=$(od -An -tu2 -j $((0x20e)) -N2 "$1" 2>/dev/null | tr -d ' ')
 	[ -n "$off" ] && dd if="$1" bs=1 skip=$((off + 0x200)) count=256 2>/dev/null | tr '\0' '\n' | head -n 1
 }
+# The exact versions the boots tested, in the suite's closing lines: the kernels
+# move under it (the newest 6.12 and 7.x of the archive, fetched by make deps), and
+# so do the host's tools on a fresh machine.
 versions() {
-	local k pkg
-	for k in $(printf '%s\n' "${!TESTED[@]}" | sort -V); do
+	local k kernel pkg
+	[ -s "$B/tested" ] || return 0
+	sort -uV "$B/tested" | while read -r k kernel; do
 		if [ -r "$TOP/build/kernels/$k/packages" ]; then
 			pkg=$(paste -sd, "$TOP/build/kernels/$k/packages" | sed 's/,/, /g')
 		else
 			pkg=$(installed "linux-image-$k" "linux-image-$k-unsigned")
 		fi
-		echo "versions: Linux $k: ${pkg:-package unknown}; $(kernel_build "${TESTED[$k]}")"
+		echo "versions: Linux $k: ${pkg:-package unknown}; $(kernel_build "$kernel")"
 	done
-	[ ${#TESTED[@]} = 0 ] ||
-		echo "versions: $(installed dracut-core initramfs-tools systemd busybox-static dash qemu-system-x86)"
-	[ "$NG_MADE" != ok ] ||
+	echo "versions: $(installed dracut-core initramfs-tools systemd busybox-static dash qemu-system-x86)"
+	[ "$(cat "$ONCE/ng-root.rc" 2>/dev/null)" != 0 ] ||
 		echo "versions: dracut-ng: $(chroot "$NG_ROOT" dpkg-query -W -f '${Package} ${Version}, ' \
 			dracut-core udev util-linux-extra busybox-static | sed 's/, $//') (Debian unstable)"
 }
@@ -372,386 +363,403 @@ versions() {
 line() { tr -d '\r' <"$B/$1.log" | sed -n "s/^$2 //p" | head -n 1; }
 # node_pool NAME NODE [COLUMN]: the 2M (2) or 1G (3) pool of a node after the switch
 node_pool() { tr -d '\r' <"$B/$1.log" | awk -v n="$2" -v c="${3:-3}" '$1=="NODE" && $2==n {print $(c + 1)}'; }
+# pools NAME: the 2M pools of the two nodes
+pools() { echo "$(node_pool "$1" 0 2) $(node_pool "$1" 1 2)"; }
 # rec NAME FILTER: what the jq FILTER makes of the record NAME.json (fails without one)
 rec() { [ -s "$B/$1.json" ] && jq -r "$2" "$B/$1.json"; }
 
-# initramfs FLAVOUR: whether $KVER has an initramfs of FLAVOUR, built the first time
-# a boot asks for it (the staged dracut trees and the root file system first, once a
-# run), so that only what the selected cases boot is built. The build is the check
-# SERIES-initramfs-FLAVOUR; one that fails fails the boots of that flavour, not the
-# kernel's other cases.
-declare -A BUILT=()
-STAGED=""
+# initramfs FLAVOUR: whether $KVER has an initramfs of FLAVOUR, built by the first
+# case that boots it (the others wait for that build); a build that fails fails
+# the boots of that flavour, not the kernel's other cases.
 initramfs() {
-	local f=$1 img=$B/initrd-$KVER-$1.img
-	if [ -z "${BUILT[$KVER-$f]:-}" ]; then
-		if [ -z "$STAGED" ]; then
-			stage_dracut
-			make_root
-			STAGED=1
-		fi
+	once "initramfs-$KVER-$1" build_initramfs "$1"
+}
+build_initramfs() {
+	local img=$B/initrd-$KVER-$1.img
+	rm -f "$img"
+	if make_initramfs "$1" && [ -s "$img" ]; then
+		pass "the $1 initramfs built for $KVER"
+	else
 		rm -f "$img"
-		if make_initramfs "$f" && [ -s "$img" ]; then
-			BUILT[$KVER-$f]=ok
-			pass "$SERIES-initramfs-$f: built for $KVER"
-		else
-			BUILT[$KVER-$f]=failed
-			rm -f "$img"
-			fail "$SERIES-initramfs-$f: built for $KVER (see $B/dracut-$KVER-$f.log or $B/mkinitramfs-$KVER-$f.log)"
-		fi
+		fail "the $1 initramfs built for $KVER (see $B/dracut-$KVER-$1.log or $B/mkinitramfs-$KVER-$1.log)"
+		return 1
 	fi
-	[ "${BUILT[$KVER-$f]}" = ok ]
 }
 
-# setup FLAVOUR...: the root and an initramfs of each flavour for $KVER, built now
-setup() {
-	local f rc=0
-	for f in "$@"; do
-		initramfs "$f" || rc=1
-	done
-	return $rc
+# on SERIES: this case's kernel is Debian's of SERIES (KVER, KERNEL, KMODDIR);
+# skipped without one
+on() {
+	kernel "$1" && return 0
+	skip "no Linux $1 kernel (make deps fetches 6.12 and 7)"
+	return 1
 }
 
 TWO="768:1 512:1"
-
-# left_clean NAME: what the boot left is clean: no hugepar running, overcommit back,
-# no surplus, no restore note; the record true to the pools and of the right format.
-left_clean() {
-	expect_eq "$1: nothing left running" "$(line "$1" RUNNING)" ""
-	expect_eq "$1: overcommit and surplus" "$(line "$1" GLOBAL)" "0 0"
-	expect_eq "$1: no restore note" "$(line "$1" NOTES)" 0
-	if [ -s "$B/$1.json" ]; then
-		check "$1: record format" /usr/bin/python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$B/$1.json"
-	fi
-}
-
-# pools_case NAME FLAVOUR CMDLINE NODE0 NODE1 [STATUS]: a boot of the two-node machine
-# whose 2M pools must come out as given, with a record of STATUS (ok).
-pools_case() {
-	if boot "$1" "$2" "$TWO" "$3"; then
-		pass "$1: boot completed"
-		expect_eq "$1: pools" "$(node_pool "$1" 0 2) $(node_pool "$1" 1 2)" "$4 $5"
-		expect_eq "$1: status" "$(rec "$1" .status)" "${6:-ok}"
-		left_clean "$1"
-	else
-		fail "$1: boot did not finish (see $B/$1.log)"
-	fi
-}
-
-# Fault matrix rows (doc/fault-matrix.md): fault, kernel, boot reached, what was left.
-# row NAME FAULT: nothing for a case that was not booted (TESTS named others).
-MATRIX=$OUT/fault-matrix-boot.tsv
-row() {
-	[ -z "${HUGEPAR_LIST:-}" ] && [ -f "$B/$1.log" ] || return 0
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$2" "$KVER" "$(grep -q '^HUGEPAR-BOOT-END' "$B/$1.log" && echo yes || echo no)" \
-		"$(line "$1" GLOBAL)" "$(rec "$1" .status 2>/dev/null || echo none)" \
-		"$(line "$1" RUNNING)" >>"$MATRIX"
-}
-
-SERIES=${BENCH_KERNEL:-6.1}
-if [ "${1:-}" = setup ]; then
-	shift
-	kernel "$SERIES" || { echo "setup: no Linux $SERIES kernel"; exit 1; }
-	setup nosystemd "$@"
-	exit
-fi
-if [ "${1:-}" = bench ]; then
-	kernel "$SERIES" || { echo "bench: no Linux $SERIES kernel"; exit 1; }
-	# the images test/boot.sh setup made, as they are
-	if [ -f "$B/initrd-$KVER-${BOOT_FLAVOUR:-nosystemd}.img" ] && [ -f "$B/root.img" ]; then
-		BUILT[$KVER-${BOOT_FLAVOUR:-nosystemd}]=ok STAGED=1
-	fi
-	setup "${BOOT_FLAVOUR:-nosystemd}" >/dev/null || exit 1
-	PIN_VCPUS=1 boot "bench-$2" "${BOOT_FLAVOUR:-nosystemd}" "$3" "$4" || exit 1
-	tr -d '\r' <"$B/bench-$2.log" | grep -a '^BENCH\|^TRACE\|^COST\|^UPTIME\|^NODE\|^STATUS\|^KLOG'
-	exit 0
-fi
-if [ "${1:-}" = demo ]; then
-	echo "Building the initramfs and booting a two-node machine (about a minute)..."
-	setup nosystemd || exit 1
-	boot demo nosystemd "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 rd.hugepar.reserve=128M" ||
-		{ echo "the boot did not finish; see $B/demo.log"; exit 1; }
-	tr -d '\r' <"$B/demo.log" | sed -n '/^RECORD-END/,/^HUGEPAR-BOOT-END/p' | sed '1d;$d'
-	exit 0
-fi
-
-[ -n "${HUGEPAR_LIST:-}" ] || : >"$MATRIX"
 RES="rd.hugepar.reserve=128M"
 # node 0's 2M target for a share of 25% of its 768 MiB, as the boots give it on
 # every kernel (its memory blocks are all of it; the granularity divides it)
 SHARE0=96
 
-# shares_case K [PREFIX]: two nodes of different sizes: a share and a count;
-# threads given. The case is K-shares; PREFIX (ng-) picks the initramfs flavours.
+# left_clean NAME: what the boot left is clean: no hugepar running, overcommit back,
+# no surplus, no restore note; the record true to the pools and of the right format.
+left_clean() {
+	expect_eq "nothing left running" "$(line "$1" RUNNING)" ""
+	expect_eq "overcommit and surplus" "$(line "$1" GLOBAL)" "0 0"
+	expect_eq "no restore note" "$(line "$1" NOTES)" 0
+	if [ -s "$B/$1.json" ]; then
+		check "record format" /usr/bin/python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$B/$1.json"
+	fi
+}
+
+# Fault matrix rows (doc/fault-matrix.md): fault, kernel, boot reached, what was left.
+MATRIX=$OUT/fault-matrix-boot.tsv
+row() {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$2" "$KVER" "$(grep -q '^HUGEPAR-BOOT-END' "$B/$1.log" && echo yes || echo no)" \
+		"$(line "$1" GLOBAL)" "$(rec "$1" .status 2>/dev/null || echo none)" \
+		"$(line "$1" RUNNING)" >"$B/$1.row"
+}
+
+# --- The cases. Each boots its kernel's series first (on SERIES).
+
+# after_checks NAME CMDLINE: what the root's boot.after saw: hugepar verify (mounts,
+# textfile, on_short), the Prometheus text, the kernel command line for the same
+# pools, then pages lost after the boot (status --check, verify with on_short = fail)
+after_checks() {
+	local a=$1
+	tr -d '\r' <"$B/$a.log" | sed -n '/^PROM-BEGIN/,/^PROM-END/p' | sed '1d;$d' >"$B/$a.prom"
+	expect_eq "verify" "$(line "$a" VERIFY-RC)" 0
+	check "hugetlbfs for 2M, mode 1770" sh -c "tr -d '\r' <'$B/$a.log' | grep '^MOUNT hugetlbfs /dev/hugepages2M hugetlbfs ' | grep 'pagesize=2M' | grep -q 'mode=1770'"
+	check "hugetlbfs for 1G" sh -c "tr -d '\r' <'$B/$a.log' | grep -q '^MOUNT hugetlbfs /mnt/huge1G hugetlbfs .*pagesize=1024M'"
+	if /usr/bin/python3 "$TOP/test/check-prometheus.py" "$B/$a.prom" >"$B/$a.prom.txt" 2>&1; then
+		check "the textfile: achieved and live pages of node 1" sh -c \
+			"grep -qx 'hugepar_achieved_pages{node=1,size=2M} 40' '$B/$a.prom.txt' && grep -qx 'hugepar_live_pages{node=1,size=2M} 40' '$B/$a.prom.txt'"
+	else
+		fail "the textfile does not parse: $(tail -1 "$B/$a.prom.txt")"
+	fi
+	expect_eq "the kernel command line" "$(line "$a" CMDLINE)" "$2"
+	expect_eq "pages lost: status --check, verify with on_short = fail" \
+		"$(line "$a" CHECK-RC) $(line "$a" VERIFY2-RC)" "65 1"
+}
+
+# shares_case SERIES [PREFIX]: two nodes of different sizes, a share and a count,
+# threads given; then what a booted system does with the result (after_checks).
+# PREFIX ng- builds the initramfs with dracut-ng.
 shares_case() {
-	local k=$1 p=${2:-}
-	if boot "$k-shares" "${p}nosystemd" "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 $RES rd.hugepar.threads=3"; then
-		pass "$k-shares: boot completed"
-		# of its memory blocks (stable across boots): SHARE0
-		expect_eq "$k-shares: node 0 target is 25% of its memory" \
-			"$(rec $k-shares '.nodes[0].sizes[0] | "\(.size) \(.target)"')" "2M $SHARE0"
-		expect_eq "$k-shares: pools = plan" "$(node_pool $k-shares 0 2) $(node_pool $k-shares 1 2)" \
-			"$SHARE0 40"
-		expect_eq "$k-shares: status" "$(rec $k-shares .status)" ok
-		expect_eq "$k-shares: threads honoured (auto gives 2)" "$(rec $k-shares .workers)" 3
-		expect_eq "$k-shares: status does not call unchanged settings stale" \
-			"$(grep -ac 'has changed since this run read it' "$B/$k-shares.log")" 0
-		left_clean "$k-shares"
-	else
-		fail "$k-shares: boot did not finish (see $B/$k-shares.log)"
-	fi
+	local n=$1${2:+-ng}-shares
+	on "$1" || return
+	boot "$n" "${2:-}nosystemd" "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 $RES rd.hugepar.threads=3 boot.after" ||
+		return
+	# of its memory blocks (stable across boots): SHARE0
+	expect_eq "node 0 target is 25% of its memory" \
+		"$(rec "$n" '.nodes[0].sizes[0] | "\(.size) \(.target)"')" "2M $SHARE0"
+	expect_eq "pools = plan" "$(pools "$n")" "$SHARE0 40"
+	expect_eq "status" "$(rec "$n" .status)" ok
+	expect_eq "threads honoured (auto gives 2)" "$(rec "$n" .workers)" 3
+	expect_eq "status does not call unchanged settings stale" \
+		"$(grep -ac 'has changed since this run read it' "$B/$n.log")" 0
+	left_clean "$n"
+	after_checks "$n" "hugepagesz=2M hugepages=0:$SHARE0,1:40"
 }
 
-# timeout_cases K [PREFIX]: hostile timeouts reach the real root under every shell;
-# hugepar takes or names them. Under busybox (dracut's init then calls busybox's own
-# switch_root, which does not carry /run over) only the pools and what was left are
-# seen.
-timeout_cases() {
-	local k=$1 p=${2:-} t
-	for t in "08 dash 8000" "99999999999999999999 busybox 60000" "abc nosystemd 60000" \
-		"_ dash 60000" "-5 busybox 60000"; do
-		set -- $t
-		local v=${1#_} name=$k-timeout-$2-${1#-}
-		if [ "$2" = busybox ]; then
-			if boot "$name" "${p}busybox" "$TWO" "rd.hugepar.timeout=$v rd.hugepar.pages=2M:20 $RES"; then
-				expect_eq "$name: the root reached, pools" \
-					"$(node_pool "$name" 0 2) $(node_pool "$name" 1 2)" "20 20"
-				left_clean "$name"
-			else
-				fail "$name: boot did not finish (see $B/$name.log)"
-			fi
-			continue
-		fi
-		pools_case "$name" "$p$2" "rd.hugepar.timeout=$v rd.hugepar.pages=2M:20 $RES" 20 20 \
-			"$([ "$3" = 8000 ] && echo ok || echo partial)"
-		wanted "$name" && expect_eq "$name: timeout taken or named" \
-			"$(rec "$name" '"\(.settings.timeout_ms) \(.settings.problems | length)"')" \
-			"$3 $([ "$3" = 8000 ] && echo 0 || echo 1)"
-	done
+# pools_case SERIES NAME FLAVOUR CMDLINE NODE0 NODE1 [STATUS]: a boot of the two-node
+# machine whose 2M pools must come out as given, with a record of STATUS (ok)
+pools_case() {
+	on "$1" || return
+	boot "$2" "$3" "$TWO" "$4" || return
+	expect_eq "pools" "$(pools "$2")" "$5 $6"
+	expect_eq "status" "$(rec "$2" .status)" "${7:-ok}"
+	left_clean "$2"
 }
 
-# The cases, on one kernel ($KVER).
-cases() {
-	local k=$1 t
-
-	shares_case "$k"
-
-	# the off switch, every spelling, every flavour: a "disabled" record, nothing done
-	# (under busybox the record does not survive the root switch: see below)
-	for t in "0 busybox" "no dash" "off systemd" "false nosystemd"; do
-		set -- $t
-		if boot "$k-off-$1" "$2" "$TWO" "rd.hugepar=$1 rd.hugepar.pages=2M:40"; then
-			expect_eq "$k-off-$1: pools untouched ($2)" "$(node_pool "$k-off-$1" 0 2)" 0
-			[ "$2" = busybox ] ||
-				expect_eq "$k-off-$1: disabled ($2)" "$(rec "$k-off-$1" .status)" disabled
-		else
-			fail "$k-off-$1: boot did not finish ($2)"
-		fi
-	done
-
-	# a malformed option: the record names it, valid entries apply
-	if boot "$k-malformed" nosystemd "$TWO" "rd.hugepar.pages=2M:30,2M:x@1 rd.hugepar.threads=lots $RES"; then
-		pass "$k-malformed: boot completed"
-		expect_eq "$k-malformed: valid entry applied" "$(node_pool $k-malformed 0 2) $(node_pool $k-malformed 1 2)" "30 30"
-		expect_eq "$k-malformed: problems named" "$(rec $k-malformed '[.settings.problems[].value] | join(" ")')" "2M:x@1 lots"
-		expect_eq "$k-malformed: status partial" "$(rec $k-malformed .status)" partial
-	else
-		fail "$k-malformed: boot did not finish (see $B/$k-malformed.log)"
-	fi
-
-	timeout_cases "$k"
-	row "$k-timeout-dash-08" "rd.hugepar.timeout=08 (dash)"
-
-	# systemd in the initramfs
-	pools_case "$k-systemd" systemd "rd.hugepar.pages=2M:24@0,2M:16@1 $RES" 24 16
-
-	# settings baked in by dracut --kernel-cmdline
-	pools_case "$k-baked" baked "" 12 12
-	wanted "$k-baked" && expect_eq "$k-baked: the baked file is a source" \
-		"$(rec "$k-baked" 'any(.settings.sources[]; contains("cmdline.d"))')" true
-
-	# a run that outlives its deadline, stuck where SIGTERM does not reach it: the
-	# wait hook kills it, puts back the overcommit value, records why; the boot goes on
-	if boot "$k-outlived" test "$TWO" \
-		"rd.hugepar.timeout=1 hugepar.fault=parallel,restore=hang:300000 rd.hugepar.pages=2M:20 $RES"; then
-		pass "$k-outlived: the boot reached the root"
-		left_clean "$k-outlived"
-		expect_eq "$k-outlived: the record says why" "$(rec $k-outlived '.status + ": " + .error')" \
-			"failed: stopped at the root switch: still running past its deadline"
-		expect_eq "$k-outlived: what it found and did" \
-			"$(rec $k-outlived '.recovered[] | "\(.overcommit_found) \(.overcommit_put_back) \(.ok)"')" \
-			"40 0 true"
-	else
-		fail "$k-outlived: boot did not finish (see $B/$k-outlived.log)"
-	fi
-	row "$k-outlived" "stuck past its deadline (SIGTERM ignored)"
-
-	# The root runs two programs of its own, in one boot (rd.hugepar=0): the
-	# kernel's per-node write rule (boot.rules, which leaves the pools empty), then
-	# pages placed on the wrong node (boot.misplace). Its log is $k-guest.log.
-	local guest=""
-	[ -x "$TOP/build/holdpages" ] && [ -x "$TOP/hugepar-test" ] &&
-		boot "$k-guest" nosystemd "$TWO" "rd.hugepar=0 boot.rules boot.misplace" "$k-rules" "$k-misplace" &&
-		guest=$k-guest
-
+# guest_case SERIES: the off switch (under dash), then the root's own programs: the
+# kernel's per-node write rule with surplus held on the other node (boot.rules,
+# which leaves the pools empty), then pages placed on the wrong node (boot.misplace)
+guest_case() {
+	local g=$1-guest
+	on "$1" || return
+	boot "$g" dash "$TWO" "rd.hugepar=no rd.hugepar.pages=2M:40 boot.rules boot.misplace" || return
+	expect_eq "rd.hugepar=no: disabled, pools untouched" "$(rec "$g" .status) $(pools "$g")" "disabled 0 0"
+	rules_checks "$g"
 	# pages placed on the wrong node are trimmed there and topped up where planned
-	if [ -n "$guest" ] && wanted "$k-misplace"; then
-		tr -d '\r' <"$B/$guest.log" | sed -n '/^MISPLACE-BEGIN/,/^MISPLACE-END/p' | sed '1d;$d' >"$B/$k-misplace-run.json"
-		expect_eq "$k-misplace: exit code" "$(line $guest MISPLACE-RC)" 0
-		expect_eq "$k-misplace: pools" "$(node_pool $guest 0 2) $(node_pool $guest 1 2)" "30 0"
-		expect_eq "$k-misplace: trimmed on node 1, topped up on node 0" \
-			"$(rec $k-misplace-run '.sizes[0] | "\(.method) \(.trimmed) \(.topped_up)"')" \
-			"parallel 30 30"
-	else
-		fail "$k-misplace: needs hugepar-test, build/holdpages and a finished boot (see $B/$k-guest.log)"
-	fi
+	tr -d '\r' <"$B/$g.log" | sed -n '/^MISPLACE-BEGIN/,/^MISPLACE-END/p' | sed '1d;$d' >"$B/$g-misplace.json"
+	expect_eq "misplaced: exit code" "$(line "$g" MISPLACE-RC)" 0
+	expect_eq "misplaced: pools" "$(line "$g" MISPLACE-POOLS)" "30 0"
+	expect_eq "misplaced: trimmed on node 1, topped up on node 0" \
+		"$(rec "$g-misplace" '.sizes[0] | "\(.method) \(.trimmed) \(.topped_up)"')" "parallel 30 30"
+}
 
-	# the kernel's per-node write rule, with surplus held on the other node
-	if [ -n "$guest" ] && wanted "$k-rules"; then
-		local raw want
-		raw=$(line $guest RULE-RAW)
-		echo "     $k-rules: held $(line $guest RULE-HELD), node 0 after a raw write of 40: $raw"
-		# before 6.7 the write counts the other node's surplus against this one
-		case $KVER in 6.1.*) want="50 0" ;; *) want="40 0" ;; esac
-		expect_eq "$k-rules: held on node 1 (surplus node 1, node 0)" "$(line $guest RULE-HELD)" "10 0"
-		expect_eq "$k-rules: a raw write of 40 gives (nr, surplus)" "$raw" "$want"
-		expect_eq "$k-rules: hugepar's write is exact (rc, node 0 nr surplus, node 1 nr surplus)" \
-			"$(line $guest RULE-HUGEPAR)" "0 40 0 10 10"
-		expect_eq "$k-rules: their surplus gone with them" "$(line $guest RULE-AFTER)" 0
-		# a surplus page of a program on node 1's CPU, unbound or bound to both
-		# nodes: 6.1 its CPU's node, 6.12 the lowest node, 6.16 on the CPU's node
-		# within the policy; gigantic overcommit from 6.19 on
-		case $KVER in
-		6.1.*) want="0 2" giga="refused 0" ;;
-		6.12.*) want="2 0" giga="refused 0" ;;
-		*) want="0 2" giga="accepted 1" ;;
-		esac
-		echo "     $k-rules: surplus of a program on node 1 (node 0, node 1): unbound $(line $guest RULE-PLACE-unbound), bound to both $(line $guest RULE-PLACE-bind-all); 1G overcommit $(line $guest RULE-GIGANTIC)"
-		expect_eq "$k-rules: placement without a policy" "$(line $guest RULE-PLACE-unbound)" "$want"
-		expect_eq "$k-rules: placement bound to both nodes" "$(line $guest RULE-PLACE-bind-all)" "$want"
-		expect_eq "$k-rules: 1G nr_overcommit_hugepages of 1" "$(line $guest RULE-GIGANTIC)" "$giga"
-	else
-		fail "$k-rules: needs build/holdpages, hugepar-test and a finished boot (see $B/$k-guest.log)"
-	fi
+# rules_checks NAME: the kernel's per-node write rule and surplus placement, as the
+# root's rules.sh saw them (doc/kernel-notes.md)
+rules_checks() {
+	local g=$1 raw want giga
+	raw=$(line "$g" RULE-RAW)
+	echo "     $CASE: held $(line "$g" RULE-HELD), node 0 after a raw write of 40: $raw"
+	# before 6.7 the write counts the other node's surplus against this one
+	case $KVER in 6.1.*) want="50 0" ;; *) want="40 0" ;; esac
+	expect_eq "rules: held on node 1 (surplus node 1, node 0)" "$(line "$g" RULE-HELD)" "10 0"
+	expect_eq "rules: a raw write of 40 gives (nr, surplus)" "$raw" "$want"
+	expect_eq "rules: hugepar's write is exact (rc, node 0 nr surplus, node 1 nr surplus)" \
+		"$(line "$g" RULE-HUGEPAR)" "0 40 0 10 10"
+	expect_eq "rules: their surplus gone with them" "$(line "$g" RULE-AFTER)" 0
+	# a surplus page of a program on node 1's CPU, unbound or bound to both
+	# nodes: 6.1 its CPU's node, 6.12 the lowest node, 6.16 on the CPU's node
+	# within the policy; gigantic overcommit from 6.19 on
+	case $KVER in
+	6.1.*) want="0 2" giga="refused 0" ;;
+	6.12.*) want="2 0" giga="refused 0" ;;
+	*) want="0 2" giga="accepted 1" ;;
+	esac
+	echo "     $CASE: surplus of a program on node 1 (node 0, node 1): unbound $(line "$g" RULE-PLACE-unbound), bound to both $(line "$g" RULE-PLACE-bind-all); 1G overcommit $(line "$g" RULE-GIGANTIC)"
+	expect_eq "rules: placement without a policy" "$(line "$g" RULE-PLACE-unbound)" "$want"
+	expect_eq "rules: placement bound to both nodes" "$(line "$g" RULE-PLACE-bind-all)" "$want"
+	expect_eq "rules: 1G nr_overcommit_hugepages of 1" "$(line "$g" RULE-GIGANTIC)" "$giga"
+}
 
-	# initramfs-tools: the same record, moved with /run; the off switch; bad values;
-	# a run stuck past its deadline stopped by init-bottom
-	pools_case "$k-itools" itools "rd.hugepar.pages=2M:25%@0,2M:40@1 $RES" "$SHARE0" 40
-	if boot "$k-itools-off" itools "$TWO" "rd.hugepar=off rd.hugepar.pages=2M:40"; then
-		expect_eq "$k-itools-off: disabled, pools untouched" \
-			"$(rec "$k-itools-off" .status) $(node_pool "$k-itools-off" 0 2)" "disabled 0"
-	else
-		fail "$k-itools-off: boot did not finish"
-	fi
-	pools_case "$k-itools-bad" itools "rd.hugepar.timeout=08x rd.hugepar.pages=2M:20,2M:x $RES" 20 20 partial
-	if boot "$k-itools-outlived" itools-test "$TWO" \
-		"rd.hugepar.timeout=1 hugepar.fault=parallel,restore=hang:300000 rd.hugepar.pages=2M:20 $RES"; then
-		pass "$k-itools-outlived: the boot reached the root"
-		left_clean "$k-itools-outlived"
-		expect_eq "$k-itools-outlived: the record says why" \
-			"$(rec $k-itools-outlived '.status + ": " + .error')" \
-			"failed: stopped at the root switch: still running past its deadline"
-	else
-		fail "$k-itools-outlived: boot did not finish (see $B/$k-itools-outlived.log)"
-	fi
-	row "$k-itools-outlived" "stuck past its deadline, initramfs-tools"
+# itools_case SERIES: initramfs-tools: the same record, moved with /run, and what a
+# booted system does with it
+itools_case() {
+	local n=$1-itools
+	on "$1" || return
+	boot "$n" itools "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 $RES boot.after" || return
+	expect_eq "pools" "$(pools "$n")" "$SHARE0 40"
+	expect_eq "status" "$(rec "$n" .status)" ok
+	left_clean "$n"
+	after_checks "$n" "hugepagesz=2M hugepages=0:$SHARE0,1:40"
+}
 
-	# after the switch: hugepar verify (mounts, textfile, on_short), status --check,
-	# the Prometheus text, the kernel command line (dracut and initramfs-tools)
-	for t in nosystemd itools; do
-		local a=$k-after-$t
-		if boot "$a" "$t" "$TWO" "rd.hugepar.pages=2M:20 $RES boot.after"; then
-			tr -d '\r' <"$B/$a.log" | sed -n '/^PROM-BEGIN/,/^PROM-END/p' | sed '1d;$d' >"$B/$a.prom"
-			expect_eq "$a: verify" "$(line $a VERIFY-RC)" 0
-			check "$a: hugetlbfs for 2M, mode 1770" sh -c "tr -d '\r' <'$B/$a.log' | grep '^MOUNT hugetlbfs /dev/hugepages2M hugetlbfs ' | grep 'pagesize=2M' | grep -q 'mode=1770'"
-			check "$a: hugetlbfs for 1G" sh -c "tr -d '\r' <'$B/$a.log' | grep -q '^MOUNT hugetlbfs /mnt/huge1G hugetlbfs .*pagesize=1024M'"
-			if /usr/bin/python3 "$TOP/test/check-prometheus.py" "$B/$a.prom" >"$B/$a.prom.txt" 2>&1; then
-				check "$a: the textfile: achieved and live pages" sh -c \
-					"grep -qx 'hugepar_achieved_pages{node=1,size=2M} 20' '$B/$a.prom.txt' && grep -qx 'hugepar_live_pages{node=1,size=2M} 20' '$B/$a.prom.txt'"
-			else
-				fail "$a: the textfile does not parse: $(tail -1 "$B/$a.prom.txt")"
-			fi
-			expect_eq "$a: the kernel command line" "$(line $a CMDLINE)" "hugepagesz=2M hugepages=0:20,1:20"
-			expect_eq "$a: pages lost: status --check, verify with on_short = fail" \
-				"$(line $a CHECK-RC) $(line $a VERIFY2-RC)" "65 1"
-		else
-			fail "$a: boot did not finish (see $B/$a.log)"
-		fi
-	done
+# four_case SERIES: four nodes, one without CPUs; 1G pages on it (may come out
+# short: truthfully)
+four_case() {
+	local n=$1-four
+	on "$1" || return
+	boot "$n" nosystemd "512:1 512:1 512:1 1536:0" "rd.hugepar.pages=2M:20,1G:1@3 rd.hugepar.reserve=64M" || return
+	expect_eq "2M pools" "$(for i in 0 1 2 3; do node_pool "$n" $i 2; done | xargs)" "20 20 20 20"
+	expect_eq "CPU-less node has no workers" "$(rec "$n" '.nodes[3].workers')" 0
+	expect_eq "record tells the 1G truth" "$(rec "$n" '.nodes[3].sizes[1].achieved')" "$(node_pool "$n" 3 3)"
+	left_clean "$n"
+}
 
-	# four nodes, one without CPUs; 1G pages on it (may come out short: truthfully)
-	if boot "$k-four" nosystemd "512:1 512:1 512:1 1536:0" "rd.hugepar.pages=2M:20,1G:1@3 rd.hugepar.reserve=64M"; then
-		pass "$k-four: boot completed"
-		expect_eq "$k-four: 2M pools" "$(for n in 0 1 2 3; do node_pool $k-four $n 2; done | xargs)" "20 20 20 20"
-		expect_eq "$k-four: CPU-less node has no workers" "$(rec $k-four '.nodes[3].workers')" 0
-		expect_eq "$k-four: record tells the 1G truth" "$(rec $k-four '.nodes[3].sizes[1].achieved')" \
-			"$(node_pool $k-four 3 3)"
-		left_clean "$k-four"
-	else
-		fail "$k-four: boot did not finish"
-	fi
-
-	# 1G and 2M, a 1G page a node (a first node of 6 GiB: a smaller one has no free
-	# 1 GiB range on q35, doc/kernel-notes.md): 1G by workers from 6.19 on and beside
-	# the 2M work; before, by per-node writes and first, the 2M work after it
-	local g=$k-1g2m want="serial: 1G pages cannot be overcommitted before Linux 6.19"
+# giga_case SERIES: 1G and 2M, a 1G page a node (a first node of 6 GiB: a smaller
+# one has no free 1 GiB range on q35, doc/kernel-notes.md): 1G by workers from 6.19
+# on and beside the 2M work; before, by per-node writes and first, the 2M work after
+giga_case() {
+	local g=$1-1g2m want="serial: 1G pages cannot be overcommitted before Linux 6.19"
 	# the order from when each size began (start_ms) and ended, not from how long
 	local when="2M began after 1G ended" cmp=">="
+	on "$1" || return
 	case $KVER in 6.*) ;; *)
 		want="parallel: auto: 1G pages, 2 workers at once: no probe"
-		when="2M began before 1G ended" cmp="<" ;;
+		when="2M began before 1G ended" cmp="<"
+		;;
 	esac
-	if boot "$g" nosystemd "6144:1 4096:1" "rd.hugepar.pages=2M:100,1G:1 rd.hugepar.reserve=256M"; then
-		expect_eq "$g: pools (2M, 1G)" \
-			"$(node_pool $g 0 2) $(node_pool $g 1 2) $(node_pool $g 0 3) $(node_pool $g 1 3)" "100 100 1 1"
-		expect_eq "$g: status" "$(rec $g .status)" ok
-		expect_eq "$g: how 1G was done" "$(rec $g '.sizes[1] | .method + ": " + .method_note')" "$want"
-		echo "     $g: $(rec $g '"2M from \(.sizes[0].start_ms) ms for \(.sizes[0].ms) ms, 1G from \(.sizes[1].start_ms) ms for \(.sizes[1].ms) ms"')"
-		expect_eq "$g: $when" \
-			"$(rec $g ".sizes[0].start_ms $cmp .sizes[1].start_ms + .sizes[1].ms")" true
-		left_clean "$g"
+	boot "$g" nosystemd "6144:1 4096:1" "rd.hugepar.pages=2M:100,1G:1 rd.hugepar.reserve=256M" || return
+	expect_eq "pools (2M, 1G)" \
+		"$(pools "$g") $(node_pool "$g" 0 3) $(node_pool "$g" 1 3)" "100 100 1 1"
+	expect_eq "status" "$(rec "$g" .status)" ok
+	expect_eq "how 1G was done" "$(rec "$g" '.sizes[1] | .method + ": " + .method_note')" "$want"
+	echo "     $CASE: $(rec "$g" '"2M from \(.sizes[0].start_ms) ms for \(.sizes[0].ms) ms, 1G from \(.sizes[1].start_ms) ms for \(.sizes[1].ms) ms"')"
+	expect_eq "$when" "$(rec "$g" ".sizes[0].start_ms $cmp .sizes[1].start_ms + .sizes[1].ms")" true
+	left_clean "$g"
+}
+
+# off_case SERIES FLAVOUR VALUE: rd.hugepar=VALUE: nothing done, and (but under
+# busybox, whose switch_root does not carry /run over) a "disabled" record
+off_case() {
+	local n=$1-off-$2
+	on "$1" || return
+	boot "$n" "$2" "$TWO" "rd.hugepar=$3 rd.hugepar.pages=2M:40" || return
+	expect_eq "pools untouched" "$(pools "$n")" "0 0"
+	[ "$2" = busybox ] || expect_eq "disabled" "$(rec "$n" .status)" disabled
+}
+
+# malformed_case SERIES: malformed options: the record names each, valid entries
+# apply, the timeout falls back to its default
+malformed_case() {
+	local n=$1-malformed
+	on "$1" || return
+	boot "$n" nosystemd "$TWO" "rd.hugepar.pages=2M:30,2M:x@1 rd.hugepar.threads=lots rd.hugepar.timeout=abc $RES" ||
+		return
+	expect_eq "valid entry applied" "$(pools "$n")" "30 30"
+	expect_eq "problems named" "$(rec "$n" '[.settings.problems[].value] | join(" ")')" "2M:x@1 lots abc"
+	expect_eq "the default timeout" "$(rec "$n" .settings.timeout_ms)" 60000
+	expect_eq "status partial" "$(rec "$n" .status)" partial
+	left_clean "$n"
+}
+
+# timeout_case SERIES [PREFIX] FLAVOUR VALUE: a hostile timeout reaches the real
+# root under the flavour's shell; hugepar takes or names it. Under busybox (dracut's
+# init then calls busybox's own switch_root, which does not carry /run over) only
+# the pools and what was left are seen.
+timeout_case() {
+	local k=$1 p=$2 f=$3 v=$4 s=${4#-} n
+	[ -n "$v" ] || s=empty
+	n=$k${p:+-ng}-timeout-$f-$s
+	on "$k" || return
+	boot "$n" "$p$f" "$TWO" "rd.hugepar.timeout=$v rd.hugepar.pages=2M:20 $RES" || return
+	expect_eq "pools" "$(pools "$n")" "20 20"
+	left_clean "$n"
+	[ "$f" = busybox ] && return
+	if [ "$v" = 08 ]; then
+		[ -n "$p" ] || row "$n" "rd.hugepar.timeout=08 (dash)"
+		expect_eq "status, timeout taken" "$(rec "$n" '"\(.status) \(.settings.timeout_ms) \(.settings.problems | length)"')" "ok 8000 0"
 	else
-		fail "$g: boot did not finish (see $B/$g.log)"
+		expect_eq "status, timeout named" "$(rec "$n" '"\(.status) \(.settings.timeout_ms) \(.settings.problems | length)"')" "partial 60000 1"
 	fi
 }
 
-# The systemd unit's start timeout is hugepar's deadline: a run longer than the
-# unit's own 30 s is not cut short (one kernel: it is a long boot).
+# baked_case SERIES: settings baked in by dracut --kernel-cmdline
+baked_case() {
+	pools_case "$1" "$1-baked" baked "" 12 12 || return
+	expect_eq "the baked file is a source" "$(rec "$1-baked" 'any(.settings.sources[]; contains("cmdline.d"))')" true
+}
+
+# outlived_case SERIES FLAVOUR: a run that outlives its deadline, stuck where SIGTERM
+# does not reach it: the wait hook (dracut) or init-bottom (initramfs-tools) kills
+# it, puts back the overcommit value, records why; the boot goes on
+outlived_case() {
+	local n=$1-outlived
+	[ "$2" = itools-test ] && n=$1-itools-outlived
+	on "$1" || return
+	boot "$n" "$2" "$TWO" "rd.hugepar.timeout=1 hugepar.fault=parallel,restore=hang:300000 rd.hugepar.pages=2M:20 $RES" ||
+		return
+	left_clean "$n"
+	expect_eq "the record says why" "$(rec "$n" '.status + ": " + .error')" \
+		"failed: stopped at the root switch: still running past its deadline"
+	expect_eq "what it found and did" \
+		"$(rec "$n" '.recovered[] | "\(.overcommit_found) \(.overcommit_put_back) \(.ok)"')" "40 0 true"
+	if [ "$2" = test ]; then
+		row "$n" "stuck past its deadline (SIGTERM ignored)"
+	else
+		row "$n" "stuck past its deadline, initramfs-tools"
+	fi
+}
+
+# extend_case SERIES: the systemd unit's start timeout is hugepar's deadline: a run
+# longer than the unit's own 30 s is not cut short
 extend_case() {
-	local k=$1
-	if boot "$k-extend" systemd-test "$TWO" \
-		"rd.hugepar.timeout=60 hugepar.fault=record=delay:36000 rd.hugepar.pages=2M:10 $RES"; then
-		expect_eq "$k-extend: a 36 s run under systemd finished" "$(rec $k-extend .status)" ok
-		left_clean "$k-extend"
-	else
-		fail "$k-extend: boot did not finish (see $B/$k-extend.log)"
-	fi
+	local n=$1-extend
+	on "$1" || return
+	boot "$n" systemd-test "$TWO" "rd.hugepar.timeout=60 hugepar.fault=record=delay:36000 rd.hugepar.pages=2M:10 $RES" ||
+		return
+	expect_eq "a 36 s run under systemd finished" "$(rec "$n" .status)" ok
+	left_clean "$n"
 }
 
-# Each case builds the initramfs it boots, when it is selected (initramfs()); a
-# flavour that no selected case boots is built when its build is selected
-# (SERIES-initramfs-FLAVOUR), as every one is in a whole run.
-first=1
-for series in ${BOOT_KERNELS:-6.1 6.12 7}; do
-	SERIES=$series flavours="nosystemd systemd dash busybox test baked itools itools-test"
-	[ $first = 1 ] && flavours="$flavours systemd-test"
-	if [ -z "${HUGEPAR_LIST:-}" ] && ! kernel "$series"; then
-		skip "boot tests on Linux $series: no kernel (make deps fetches 6.12 and 7)"
-		continue
-	fi
-	cases "$series"
-	[ $first = 1 ] && extend_case "$series"
-	# dracut-ng without systemd, on unstable's own kernel
-	if [ "$series" = 7 ]; then
-		shares_case 7-ng ng-
-		timeout_cases 7-ng ng-
-		flavours="$flavours ng-nosystemd ng-dash ng-busybox"
-	fi
-	for f in $flavours; do
-		wanted "$series-initramfs-$f" && initramfs "$f"
+# requires: what every boot needs (TESTS=list needs none of it)
+requires() {
+	command -v qemu-system-x86_64 >/dev/null && command -v dracut >/dev/null && [ -x "$TOP/hugepar" ] &&
+		[ -x "$TOP/hugepar-test" ] && [ -x "$TOP/build/holdpages" ] && kernel 6.1 && return 0
+	echo "needs linux-image-amd64, qemu-system-x86, dracut, and hugepar, hugepar-test and build/holdpages built"
+	return 1
+}
+# prepare: the staged dracut trees and the root file system, once a run; the root of
+# unstable that dracut-ng runs in is begun now, beside the first boots, when a case
+# that runs will need it
+prepare() {
+	local n
+	rm -rf "$ONCE" "$B/tested" "$B"/*.row
+	stage_dracut
+	make_root
+	for n in "${TC_NAMES[@]}"; do
+		case $n in 7-ng-*) ;; *) continue ;; esac
+		case_wanted "$n" || continue
+		[ -z "${TC_LONG[$n]:-}" ] || [ -n "${HUGEPAR_LONG:-}${HUGEPAR_CASES:-}" ] || continue
+		(once ng-root make_ng_root >/dev/null 2>&1 &)
+		break
 	done
-	first=0
-done
+}
 
+
+SERIES=${BENCH_KERNEL:-6.1}
+if [ "${1:-}" = setup ] || [ "${1:-}" = bench ] || [ "${1:-}" = demo ]; then
+	mode=$1
+	shift
+	kernel "$SERIES" || { echo "$mode: no Linux $SERIES kernel"; exit 1; }
+fi
+# setup FLAVOUR...: the root and an initramfs of each flavour for $KVER, built now
+if [ "${mode:-}" = setup ]; then
+	prepare >/dev/null
+	rc=0
+	for f in nosystemd "$@"; do
+		initramfs "$f" || rc=1
+	done
+	exit $rc
+fi
+if [ "${mode:-}" = bench ]; then
+	# the images test/boot.sh setup made, as they are
+	f=${BOOT_FLAVOUR:-nosystemd}
+	if [ ! -f "$B/initrd-$KVER-$f.img" ] || [ ! -f "$B/root.img" ]; then
+		prepare >/dev/null
+	fi
+	[ -f "$B/initrd-$KVER-$f.img" ] || initramfs "$f" >/dev/null || exit 1
+	mkdir -p "$ONCE" && echo 0 >"$ONCE/initramfs-$KVER-$f.rc"
+	PIN_VCPUS=1 boot "bench-$2" "$f" "$3" "$4" >/dev/null || exit 1
+	tr -d '\r' <"$B/bench-$2.log" | grep -a '^BENCH\|^TRACE\|^COST\|^UPTIME\|^NODE\|^STATUS\|^KLOG'
+	exit 0
+fi
+if [ "${mode:-}" = demo ]; then
+	echo "Building the initramfs and booting a two-node machine (about a minute)..."
+	prepare >/dev/null
+	boot demo nosystemd "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 rd.hugepar.reserve=128M" >/dev/null ||
+		{ echo "the boot did not finish; see $B/demo.log"; exit 1; }
+	tr -d '\r' <"$B/demo.log" | sed -n '/^RECORD-END/,/^HUGEPAR-BOOT-END/p' | sed '1d;$d'
+	exit 0
+fi
+
+# The cases of a kernel: SERIES-NAME; make check boots each path once, make check-all
+# repeats the initramfs paths on every kernel. FULL is the kernel every path boots on
+# in make check (the first of BOOT_KERNELS).
+KERNELS=${BOOT_KERNELS:-6.1 6.12 7}
+FULL=${KERNELS%% *}
+# declare SERIES NAME DESCRIPTION FUNCTION ARG...: the case SERIES-NAME, long on
+# every kernel but FULL
+declare_path() {
+	local k=$1 name=$2 desc=$3
+	shift 3
+	if [ "$k" = "$FULL" ]; then tcase "$k-$name" "$desc" "$@"; else tcase_long "$k-$name" "$desc" "$@"; fi
+}
+for k in $KERNELS; do
+	tcase "$k-shares" "Linux $k, dracut (bash): a share and a count on two nodes, then verify, mounts, textfile, status --check" shares_case "$k"
+	tcase "$k-guest" "Linux $k: rd.hugepar=no under dash; the kernel's per-node write rule; pages put on the wrong node corrected" guest_case "$k"
+	tcase "$k-1g2m" "Linux $k: 1G and 2M pages at once on two nodes, each size by its own path" giga_case "$k"
+	tcase "$k-four" "Linux $k: four nodes, one without CPUs and a 1G page on it" four_case "$k"
+	tcase "$k-itools" "Linux $k, initramfs-tools: the record moved with /run, then verify, mounts, textfile" itools_case "$k"
+	declare_path "$k" systemd "Linux $k, dracut with systemd: pools per node" \
+		pools_case "$k" "$k-systemd" systemd "rd.hugepar.pages=2M:24@0,2M:16@1 $RES" 24 16
+	declare_path "$k" off-systemd "Linux $k, dracut with systemd: rd.hugepar=off" off_case "$k" systemd off
+	tcase_long "$k-off-busybox" "Linux $k, dracut under busybox sh: rd.hugepar=0" off_case "$k" busybox 0
+	declare_path "$k" malformed "Linux $k: malformed pages, threads and timeout named, the rest applied" malformed_case "$k"
+	declare_path "$k" timeout-dash-08 "Linux $k, dracut under dash: timeout 08 taken as 8 s" timeout_case "$k" "" dash 08
+	declare_path "$k" timeout-busybox-99999999999999999999 "Linux $k, dracut under busybox sh: a 20-digit timeout" \
+		timeout_case "$k" "" busybox 99999999999999999999
+	tcase_long "$k-timeout-dash-empty" "Linux $k, dracut under dash: an empty timeout" timeout_case "$k" "" dash ""
+	tcase_long "$k-timeout-busybox-5" "Linux $k, dracut under busybox sh: timeout -5" timeout_case "$k" "" busybox -5
+	declare_path "$k" baked "Linux $k: settings baked in with dracut --kernel-cmdline" baked_case "$k"
+	declare_path "$k" outlived "Linux $k, dracut: a run stuck past its deadline is stopped and undone" outlived_case "$k" test
+	declare_path "$k" itools-off "Linux $k, initramfs-tools: rd.hugepar=off" off_case "$k" itools off
+	declare_path "$k" itools-bad "Linux $k, initramfs-tools: a bad timeout and a bad entry named, the rest applied" \
+		pools_case "$k" "$k-itools-bad" itools "rd.hugepar.timeout=08x rd.hugepar.pages=2M:20,2M:x $RES" 20 20 partial
+	declare_path "$k" itools-outlived "Linux $k, initramfs-tools: a run stuck past its deadline is stopped by init-bottom" \
+		outlived_case "$k" itools-test
+	[ "$k" = "$FULL" ] && tcase "$k-extend" "Linux $k, dracut with systemd: a 36 s run is not cut short by the unit's 30 s" extend_case "$k"
+done
+# dracut-ng without systemd, on unstable's own kernel, built in a root of unstable
+case " $KERNELS " in *" 7 "*)
+	tcase 7-ng-shares "Linux 7, dracut-ng (bash): a share and a count on two nodes, then verify" shares_case 7 ng-
+	tcase 7-ng-timeout-dash-08 "Linux 7, dracut-ng under dash: timeout 08 taken as 8 s" timeout_case 7 ng- dash 08
+	tcase 7-ng-timeout-busybox-99999999999999999999 "Linux 7, dracut-ng under busybox sh: a 20-digit timeout" \
+		timeout_case 7 ng- busybox 99999999999999999999
+	tcase_long 7-ng-timeout-nosystemd-abc "Linux 7, dracut-ng: timeout abc named" timeout_case 7 ng- nosystemd abc
+	tcase_long 7-ng-timeout-dash-empty "Linux 7, dracut-ng under dash: an empty timeout" timeout_case 7 ng- dash ""
+	tcase_long 7-ng-timeout-busybox-5 "Linux 7, dracut-ng under busybox sh: timeout -5" timeout_case 7 ng- busybox -5
+	;;
+esac
+
+# Boots run at once, as many as this machine has CPUs (up to 4; BOOT_JOBS to choose):
+# each waits on the initramfs it needs.
+# shellcheck disable=SC2034 # (run_cases reads it)
+TC_JOBS=${BOOT_JOBS:-$(n=$(nproc); echo $((n > 4 ? 4 : n)))}
+run_cases
 versions
+[ -z "$(ls "$B"/*.row 2>/dev/null)" ] || cat "$B"/*.row >"$MATRIX"
 echo "boot: $(summary_line)"
