@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Build a Debian disk image with hugepar in it, as an image builder would: a root made
-# by mmdebstrap with systemd, Debian's cloud kernel and an initramfs generator, the
-# hugepar .deb installed with apt, settings as a drop-in in /etc/hugepar.conf.d, the
-# initramfs built from them; then a GPT disk with an EFI system partition (GRUB, its
+# by mmdebstrap with systemd, Debian's cloud kernel and an initramfs generator (the
+# base root, which images of one suite can share: --base), the hugepar .deb installed
+# with apt, settings as a drop-in in /etc/hugepar.conf.d, the initramfs built from
+# them; then a GPT disk with an EFI system partition (GRUB, its
 # own config embedded) and the root file system, made without loop devices or mounts.
 # For amd64 or arm64; an arm64 root is made on an amd64 machine through qemu-user.
 # Prints where the image is and the QEMU command that boots it; OUTPUT.packages lists
@@ -22,10 +23,15 @@
 #     --suite S       Debian suite: bookworm, trixie or sid (default trixie)
 #     --size SIZE     the root file system's size (default 2G)
 #     --arch ARCH     amd64 or arm64 (default amd64); a --deb must be of ARCH
+#     --package-only  only build the package (as for an image of ARCH) and print
+#                     "image: package PATH"; no OUTPUT
+#     --base DIR      keep the base root (Debian's packages, before hugepar) in DIR,
+#                     and take it from there for the next image of the same suite
+#                     and architecture
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-flavour=initramfs-tools settings=$TOP/image/hugepar.conf tree="" deb="" suite=trixie size=2G arch=amd64
+flavour=initramfs-tools settings=$TOP/image/hugepar.conf tree="" deb="" suite=trixie size=2G arch=amd64 base="" package_only=""
 
 usage() {
 	sed -n 's/^#   //p; s/^#     /  /p' "$0" >&2
@@ -45,14 +51,16 @@ while [ $# -gt 0 ]; do
 	--suite) suite=${2:?} && shift ;;
 	--size) size=${2:?} && shift ;;
 	--arch) arch=${2:?} && shift ;;
+	--base) base=${2:?} && shift ;;
+	--package-only) package_only=1 ;;
 	-h | --help) usage ;;
 	-*) echo "image: unknown option $1" >&2 && usage ;;
 	*) break ;;
 	esac
 	shift
 done
-[ $# = 1 ] || usage
-out=$1
+[ $# = 1 ] || [ -n "$package_only" ] || usage
+out=${1:-}
 case $flavour in
 initramfs-tools | dracut) ;;
 *) die "--flavour $flavour: initramfs-tools or dracut" ;;
@@ -80,10 +88,11 @@ done
 [ -z "$tree" ] || [ -d "$tree" ] || die "--tree $tree: not a directory"
 settings=$(realpath "$settings")
 [ -z "$tree" ] || tree=$(realpath "$tree")
+[ -z "$base" ] || base=$(realpath -m "$base")
 
 work=$TOP/build/image
-mkdir -p "$work" "$(dirname "$out")"
-out=$(realpath "$out")
+mkdir -p "$work"
+[ -n "$package_only" ] || { mkdir -p "$(dirname "$out")" && out=$(realpath "$out"); }
 
 # A root of another architecture runs its programs (maintainer scripts, the initramfs
 # generator, grub-mkstandalone) through qemu-user, which the kernel starts for them by
@@ -113,7 +122,7 @@ esac
 build_deb() {
 	local v p=$work/deb
 	[ "$arch" = "$(dpkg --print-architecture)" ] || p=$work/deb-$arch
-	v=$(sed -n 's/^#define HUGEPAR_VERSION "\(.*\)"$/\1/p' "$TOP/src/version.h")
+	v=$("$TOP/scripts/version.sh")
 	deb=$p/hugepar_$v-1_$arch.deb
 	[ -f "$TOP/build/src/numactl/debian-version" ] || "$TOP/scripts/fetch-numactl.sh" "$TOP/build/src" >/dev/null
 	rm -rf "$p"
@@ -141,39 +150,81 @@ if [ -z "$deb" ]; then
 	build_deb
 fi
 deb=$(realpath "$deb")
-
-pkgs=systemd,systemd-sysv,udev,kmod,e2fsprogs,$kernel,$grub
-case $flavour in
-initramfs-tools) pkgs=$pkgs,initramfs-tools ;;
-dracut) pkgs=$pkgs,dracut ;;
-esac
+if [ -n "$package_only" ]; then
+	echo "image: package $deb"
+	exit 0
+fi
 
 label=hugepar-root
 root=$work/root.$$
-rm -rf "$root"
-trap 'rm -rf "$root" "$work/sources.$$" "$work/efi.$$"' EXIT
-"$TOP/scripts/apt-sources.sh" "$suite" >"$work/sources.$$"
-mkdir -p "$work/efi.$$"
+trap 'rm -rf "$root" "$work/sources.$$" "$work/base.$$" "$work/efi.$$.efi"' EXIT
 
-# The root, made in one mmdebstrap run: Debian's packages, then the package file,
-# the settings and the tree put in, and image/customize.sh run on it (the rest
-# happens in there); GRUB's EFI program comes out of it.
-echo "image: mmdebstrap $suite $arch ($flavour)" >&2
+# The base root: what every image of a suite and architecture has, Debian's packages
+# only (systemd, the cloud kernel, GRUB, initramfs-tools, Debian's default), made by
+# mmdebstrap with its package lists kept for the next step. With --base DIR it is
+# kept there, and taken from there by the next image of the same suite and
+# architecture (one mmdebstrap run for all of them); the first of two builds at once
+# makes it, the other waits.
+make_base() {
+	local b=$1 start
+	if [ -f "$b/.hugepar-base" ] && [ "$(cat "$b/.hugepar-base")" = "$suite $arch" ]; then
+		echo "image: the $suite $arch base root in $b" >&2
+		return
+	fi
+	rm -rf "$b"
+	"$TOP/scripts/apt-sources.sh" "$suite" >"$work/sources.$$"
+	echo "image: mmdebstrap $suite $arch" >&2
+	start=$(date +%s)
+	# A mirror that serves a snapshot of the archive serves unstable's Release file
+	# past its Valid-Until date (Debian 12's own suites carry none); signatures are
+	# still checked. mmdebstrap's apt does not read this machine's apt settings.
+	# The kernel's initramfs is built by the image's own step, after hugepar: not here
+	# (update-initramfs is diverted while the packages go in).
+	mmdebstrap --variant=minbase --architectures="$arch" \
+		--include="systemd,systemd-sysv,udev,kmod,e2fsprogs,$kernel,$grub,initramfs-tools" \
+		--aptopt='Acquire::Check-Valid-Until "false"' --skip=cleanup/apt/lists \
+		--essential-hook='chroot "$1" dpkg-divert --quiet --local --rename --add /usr/sbin/update-initramfs &&
+			ln -s /bin/true "$1/usr/sbin/update-initramfs"' \
+		--customize-hook='rm "$1/usr/sbin/update-initramfs" &&
+			chroot "$1" dpkg-divert --quiet --local --rename --remove /usr/sbin/update-initramfs' \
+		"$suite" "$b" "$work/sources.$$" >"$out.base.log" 2>&1 ||
+		die "mmdebstrap failed (see $out.base.log)"
+	echo "$suite $arch" >"$b/.hugepar-base"
+	echo "image: the base root took $(($(date +%s) - start)) s ($(du -sh "$b" | cut -f1))" >&2
+}
+if [ -n "$base" ]; then
+	mkdir -p "$(dirname "$base")"
+	exec 9>"$base.lock"
+	flock 9
+	make_base "$base"
+	flock -u 9
+else
+	base=$work/base.$$
+	make_base "$base"
+fi
+
+# The image's root: a copy of the base, the package file, the settings and the tree
+# put in, and image/customize.sh run on it (dracut takes initramfs-tools' place there) with the root's /dev, /proc and /sys mounted, in a
+# mount namespace that goes with it (the rest happens in there); GRUB's EFI program
+# comes out of it. Then the package lists and downloads go, as mmdebstrap's own
+# clean-up does.
 start=$(date +%s)
-# A mirror that serves a snapshot of the archive serves unstable's Release file past
-# its Valid-Until date (Debian 12's own suites carry none); signatures are still
-# checked. mmdebstrap's apt does not read this machine's apt settings.
-mmdebstrap --variant=minbase --architectures="$arch" --include="$pkgs" --aptopt='Acquire::Check-Valid-Until "false"' \
-	--customize-hook="upload '$deb' /tmp/hugepar.deb" \
-	--customize-hook="upload '$settings' /tmp/hugepar-image.conf" \
-	${tree:+--customize-hook="sync-in '$tree' /"} \
-	--customize-hook="'$TOP/image/customize.sh' \"\$1\" $label" \
-	--customize-hook="download /tmp/boot.efi '$work/efi.$$/$efi'" \
-	--customize-hook="download /tmp/initramfs.list '$out.initramfs'" \
-	--customize-hook='rm -f "$1/tmp/boot.efi" "$1/tmp/initramfs.list"' \
-	"$suite" "$root" "$work/sources.$$" >"$out.log" 2>&1 ||
-	die "mmdebstrap failed (see $out.log)"
-echo "image: the root took $(($(date +%s) - start)) s ($(du -sh "$root" | cut -f1))" >&2
+rm -rf "$root"
+cp -a "$base" "$root"
+rm -f "$root/.hugepar-base"
+cp "$deb" "$root/tmp/hugepar.deb"
+cp "$settings" "$root/tmp/hugepar-image.conf"
+[ -z "$tree" ] || cp -a "$tree/." "$root/"
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+unshare -m --propagation private -- sh -c '
+	mount --rbind /dev "$1/dev" && mount -t proc proc "$1/proc" && mount -t sysfs sysfs "$1/sys" || exit 1
+	exec "$2/image/customize.sh" "$1" "$3" "$4"' _ "$root" "$TOP" "$label" "$flavour" >"$out.log" 2>&1 ||
+	die "the image's root failed (see $out.log)"
+mv "$root/tmp/boot.efi" "$work/efi.$$.efi"
+mv "$root/tmp/initramfs.list" "$out.initramfs"
+chroot "$root" apt-get clean
+rm -rf "$root"/var/lib/apt/lists/* "$root/etc/resolv.conf"
+echo "image: the image's root took $(($(date +%s) - start)) s ($(du -sh "$root" | cut -f1))" >&2
 # what went in: "PACKAGE VERSION" a line (the unstable suite moves from build to build)
 # shellcheck disable=SC2016
 dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${db:Status-Abbrev}\t${Package} ${Version}\n' |
@@ -194,7 +245,8 @@ start=$((1 + esp_mib))MiB, size=${root_mib}MiB, type=0FC63DAF-8483-4772-8E79-3D6
 EOF
 mkfs.vfat -F 32 -s 1 --offset 2048 -n ESP "$out" $((esp_mib * 1024)) >/dev/null 2>&1 || die "mkfs.vfat failed"
 mmd -i "$out@@1M" ::/EFI ::/EFI/BOOT
-mcopy -i "$out@@1M" "$work/efi.$$/$efi" "::/EFI/BOOT/$efi"
+mcopy -i "$out@@1M" "$work/efi.$$.efi" "::/EFI/BOOT/$efi"
+rm -f "$work/efi.$$.efi"
 mkfs.ext4 -q -L "$label" -d "$root" -E offset=$(((1 + esp_mib) * 1048576)) "$out" "${root_mib}M"
 
 echo "image: $out ($flavour, $(du -h "$out" | cut -f1) on disk of $(du -h --apparent-size "$out" | cut -f1))"

@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# image/build.sh's last step inside the new root, run by mmdebstrap as a customize
-# hook (the root's /dev, /proc and /sys are mounted): install the hugepar package with
-# apt, put the settings in place, configure the initramfs generator the root has,
-# build the initramfs for its kernel, and make GRUB's EFI program (/tmp/boot.efi) and
-# config, for the root's architecture (amd64, or arm64 through qemu-user).
-#   customize.sh ROOT LABEL
+# image/build.sh's last step inside the image's root (a copy of the base root; its
+# /dev, /proc and /sys are mounted): put the settings in place, install the hugepar
+# package with apt (and the generator, dracut in the place of initramfs-tools, in the
+# same run), whose trigger builds the initramfs of every kernel, and make GRUB's EFI
+# program (/tmp/boot.efi) and config, for the root's architecture (amd64, or arm64
+# through qemu-user).
+#   customize.sh ROOT LABEL [GENERATOR]   (GENERATOR: initramfs-tools, the base's, or
+#                                         dracut)
 set -eu
-root=$1 label=$2
+root=$1 label=$2 generator=${3:-initramfs-tools}
 inroot() { chroot "$root" "$@"; }
 # GRUB's platform, and the serial console: the PC's UART, or the PL011 of arm64's
 # virtual machines (QEMU's virt, most clouds')
@@ -16,13 +18,9 @@ arm64) platform=arm64-efi serial=ttyAMA0 ;;
 *) platform=x86_64-efi serial=ttyS0,115200 ;;
 esac
 
-# As a user installs a downloaded .deb: apt resolves its dependencies.
-inroot env DEBIAN_FRONTEND=noninteractive apt-get install -y -q /tmp/hugepar.deb
-rm -f "$root/tmp/hugepar.deb"
 # A drop-in, not the package's conffile: an upgrade never asks about it.
 mkdir -p "$root/etc/hugepar.conf.d"
 mv "$root/tmp/hugepar-image.conf" "$root/etc/hugepar.conf.d/50-image.conf"
-
 echo debian >"$root/etc/hostname"
 echo "LABEL=$label / ext4 defaults 0 1" >"$root/etc/fstab"
 # Each machine booted from the image makes its own machine id on its first boot.
@@ -32,18 +30,31 @@ inroot passwd -d root >/dev/null
 
 # dracut, in the place of initramfs-tools: every module for any machine. Nothing is
 # written for hugepar: the package's own dracut.conf.d file adds it.
-if [ -x "$root/usr/bin/dracut" ]; then
+pkgs=/tmp/hugepar.deb
+if [ "$generator" = dracut ]; then
+	mkdir -p "$root/etc/dracut.conf.d"
 	echo 'hostonly="no"' >"$root/etc/dracut.conf.d/10-generic.conf"
+	pkgs="dracut $pkgs"
 fi
-# Each kernel's initramfs, and what went into it, a path a line, for image/build.sh
-# to keep beside the image.
+# As a user installs a downloaded .deb: apt resolves its dependencies.
+# shellcheck disable=SC2086
+inroot env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $pkgs
+rm -f "$root/tmp/hugepar.deb"
+# Each kernel's initramfs, once: the base root has none (image/build.sh), and the
+# package's trigger builds those that are there. Then what went into it, a path a
+# line, for image/build.sh to keep beside the image.
 for k in "$root"/lib/modules/*; do
 	k=${k##*/}
+	if [ ! -e "$root/boot/initrd.img-$k" ]; then
+		if [ -x "$root/usr/bin/dracut" ]; then
+			inroot dracut -q -f "/boot/initrd.img-$k" "$k" >&2
+		else
+			inroot update-initramfs -c -k "$k" >&2
+		fi
+	fi
 	if [ -x "$root/usr/bin/dracut" ]; then
-		inroot dracut -q -f "/boot/initrd.img-$k" "$k" >&2
 		inroot lsinitrd "/boot/initrd.img-$k" | awk '{print $NF}'
 	else
-		inroot update-initramfs -u -k "$k" >&2
 		inroot lsinitramfs "/boot/initrd.img-$k"
 	fi
 done >"$root/tmp/initramfs.list"
