@@ -6,40 +6,37 @@
 # hugepar with an init of this suite's own, which runs `hugepar apply` as the hooks
 # would and prints the record and the pools: it proves the binary and the engine on
 # the arm64 kernels, not the initramfs generators' hooks, which the boot and image
-# suites prove on x86-64 with the same shell code. Cases, for K in 6.1, 6.12 and 16k:
-# arm64-K-sizes (shares and several sizes at once, method auto), and arm64-16k-workers
-# (32M pages by workers, asked for: --method parallel).
+# suites prove on x86-64 with the same shell code. The boots run at once, as many as
+# this machine has CPUs (up to 4; BOOT_JOBS to choose).
 . "$(dirname "$0")/lib.sh"
 
 A=$OUT/arm64
 BOOTDIR=$TOP/build/arm64/boot
 BIN=$TOP/build/arm64/hugepar
-CASES="arm64-6.1-sizes arm64-6.12-sizes arm64-16k-sizes arm64-16k-workers"
-# shellcheck disable=SC2086
-if [ -n "${HUGEPAR_LIST:-}" ]; then
-	any_wanted $CASES
-	exit 0
-fi
-# shellcheck disable=SC2086
-any_wanted $CASES || { echo "arm64: $(summary_line)"; exit 0; }
-if ! command -v qemu-system-aarch64 >/dev/null; then
-	fail "arm64: no qemu-system-aarch64 (qemu-system-arm, make deps)"
-	echo "arm64: $(summary_line)"
-	exit 0
-fi
-rm -rf "$A"
-mkdir -p "$A"
-if ! (cd "$TOP" && make --no-print-directory -s ARCH=arm64) >"$A/build.log" 2>&1 ||
-	! "$TOP/scripts/fetch-arm64.sh" "$BOOTDIR" >"$A/fetch.log" 2>&1; then
-	tail -n 5 "$A/build.log" "$A/fetch.log"
-	for c in $CASES; do fail "$c: the arm64 build or its kernels (see $A/build.log, $A/fetch.log)"; done
-	echo "arm64: $(summary_line)"
-	exit 0
-fi
+
+# requires: qemu-system-aarch64; prepare: the arm64 build, the kernels, the initramfs
+requires() {
+	command -v qemu-system-aarch64 >/dev/null && return 0
+	echo "no qemu-system-aarch64 (qemu-system-arm, make deps)"
+	return 1
+}
+PREPARED=""
+prepare() {
+	rm -rf "$A"
+	mkdir -p "$A"
+	if ! (cd "$TOP" && make --no-print-directory -s ARCH=arm64) >"$A/build.log" 2>&1 ||
+		! "$TOP/scripts/fetch-arm64.sh" "$BOOTDIR" >"$A/fetch.log" 2>&1; then
+		tail -n 5 "$A/build.log" "$A/fetch.log"
+		return
+	fi
+	make_initramfs
+	PREPARED=1
+}
 
 # The initramfs: busybox, hugepar, and an init that runs it as the hooks do (its
 # arguments from boot.apply=, commas for spaces), then prints what the checks read.
-cat >"$A/init" <<'INIT'
+make_initramfs() {
+	cat >"$A/init" <<'INIT'
 #!/bin/sh
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
 mount -t tmpfs run /run
@@ -63,7 +60,8 @@ echo "ORDERS $(head -n 1 /proc/buddyinfo | tr -s ' ' | cut -d' ' -f5- | wc -w)"
 echo "HUGEPAR-ARM64-END"
 poweroff -f
 INIT
-arm64_initramfs "$A" "$A/init" "$BIN:usr/sbin/hugepar"
+	arm64_initramfs "$A" "$A/init" "$BIN:usr/sbin/hugepar"
+}
 
 # boot NAME KVER CMDLINE: one boot of two nodes; its serial log NAME.log, its record
 # NAME.json
@@ -83,48 +81,58 @@ method() { rec "$1" ".sizes[] | select(.size == \"$2\") | .method + \": \" + .me
 # system call error of any worker
 sizes_case() {
 	local name=$1 kver=$2
-	wanted "$name" || return 1
+	if [ -z "$PREPARED" ]; then
+		fail "the arm64 build or its kernels (see $A/build.log, $A/fetch.log)"
+		return 1
+	fi
 	if ! boot "$name" "$kver" "rd.hugepar.pages=$4 rd.hugepar.reserve=64M"; then
-		fail "$name: boot did not finish (see $A/$name.log)"
+		fail "boot did not finish (see $A/$name.log)"
 		tail -n 5 "$A/$name.log"
 		return 1
 	fi
-	pass "$name: boot completed ($kver)"
-	expect_eq "$name: buddy orders (MAX_PAGE_ORDER + 1)" "$(line "$name" ORDERS)" "$3"
-	expect_eq "$name: status, exit code" "$(rec "$name" .status) $(line "$name" APPLY-RC)" "ok 0"
-	expect_eq "$name: 2M: a quarter of each node's 1 GiB" "$(pools "$name" 2048kB)" "128 128"
-	expect_eq "$name: 2M by workers" "$(rec "$name" '.sizes[] | select(.size == "2M") | .method')" parallel
-	expect_eq "$name: nothing left raised (overcommit, surplus)" "$(line "$name" GLOBAL)" "0 0"
-	expect_eq "$name: no worker's system call failed" \
+	pass "boot completed ($kver)"
+	expect_eq "buddy orders (MAX_PAGE_ORDER + 1)" "$(line "$name" ORDERS)" "$3"
+	expect_eq "status, exit code" "$(rec "$name" .status) $(line "$name" APPLY-RC)" "ok 0"
+	expect_eq "2M: a quarter of each node's 1 GiB" "$(pools "$name" 2048kB)" "128 128"
+	expect_eq "2M by workers" "$(rec "$name" '.sizes[] | select(.size == "2M") | .method')" parallel
+	expect_eq "nothing left raised (overcommit, surplus)" "$(line "$name" GLOBAL)" "0 0"
+	expect_eq "no worker's system call failed" \
 		"$(grep -acE 'set_mempolicy|sched_setaffinity|mbind|Invalid argument|Function not implemented' "$A/$name.log")" 0
-	check "$name: record format" /usr/bin/python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$A/$name.json"
+	check "record format" /usr/bin/python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$A/$name.json"
 }
 
-# 4K pages: 64K, 2M and 32M at once; 32M is gigantic there (4M is the largest buddy
-# block), so it goes by per-node writes before 6.19
-for k in "6.1 6.1.0-*-arm64" "6.12 6.12.*+deb13-arm64"; do
-	set -- $k
-	kver=$(arm64_kernel "$2")
-	n=arm64-$1-sizes
-	sizes_case "$n" "$kver" 11 "2M:25%,64K:100,32M:2" || continue
-	expect_eq "$n: 64K and 32M pools" "$(pools "$n" 64kB) $(pools "$n" 32768kB)" "100 100 2 2"
-	expect_eq "$n: 32M gigantic" "$(method "$n" 32M)" \
-		"serial: 32M pages cannot be overcommitted before Linux 6.19"
-done
-
-# 16K pages: 2M and 32M; 32M is not gigantic there (32M is the largest block)
-kver=$(arm64_kernel "6.12.*-arm64-16k")
-if sizes_case arm64-16k-sizes "$kver" 12 "2M:25%,32M:3"; then
-	expect_eq "arm64-16k-sizes: 32M pools" "$(pools arm64-16k-sizes 32768kB)" "3 3"
-	expect_eq "arm64-16k-sizes: 32M not refused as gigantic" \
-		"$(method arm64-16k-sizes 32M | grep -c 'cannot be overcommitted')" 0
-fi
-# (two workers a node, so that 32M has one beside 2M's)
-if sizes_case arm64-16k-workers "$kver" 12 "2M:25%,32M:3 rd.hugepar.threads=4 boot.apply=--method,parallel"; then
-	expect_eq "arm64-16k-workers: 32M by workers (pages by workers)" \
+# k4_case SERIES GLOB: 4K pages: 64K, 2M and 32M at once; 32M is gigantic there (4M
+# is the largest buddy block), so it goes by per-node writes before 6.19
+k4_case() {
+	local n=arm64-$1-sizes
+	sizes_case "$n" "$(arm64_kernel "$2")" 11 "2M:25%,64K:100,32M:2" || return
+	expect_eq "64K and 32M pools" "$(pools "$n" 64kB) $(pools "$n" 32768kB)" "100 100 2 2"
+	expect_eq "32M gigantic" "$(method "$n" 32M)" "serial: 32M pages cannot be overcommitted before Linux 6.19"
+}
+# k16_case: 16K pages: 2M and 32M; 32M is not gigantic there (32M is the largest block)
+k16_case() {
+	sizes_case arm64-16k-sizes "$(arm64_kernel "6.12.*-arm64-16k")" 12 "2M:25%,32M:3" || return
+	expect_eq "32M pools" "$(pools arm64-16k-sizes 32768kB)" "3 3"
+	expect_eq "32M not refused as gigantic" "$(method arm64-16k-sizes 32M | grep -c 'cannot be overcommitted')" 0
+}
+# k16_workers_case: two workers a node, so that 32M has one beside 2M's
+k16_workers_case() {
+	sizes_case arm64-16k-workers "$(arm64_kernel "6.12.*-arm64-16k")" 12 \
+		"2M:25%,32M:3 rd.hugepar.threads=4 boot.apply=--method,parallel" || return
+	expect_eq "32M by workers (pages by workers)" \
 		"$(rec arm64-16k-workers '.sizes[] | select(.size == "32M") | .method + " " + (.pages_by_workers | tostring)')" \
 		"parallel 6"
-	expect_eq "arm64-16k-workers: 32M pools" "$(pools arm64-16k-workers 32768kB)" "3 3"
-fi
-echo "versions: $(paste -sd, "$BOOTDIR/packages" | sed 's/,/, /g'); $(qemu-system-aarch64 --version | head -n 1)"
+	expect_eq "32M pools" "$(pools arm64-16k-workers 32768kB)" "3 3"
+}
+
+tcase arm64-6.1-sizes "arm64, Linux 6.1, 4K pages: shares, 64K, 2M and 32M (gigantic) at once" k4_case 6.1 "6.1.0-*-arm64"
+tcase arm64-6.12-sizes "arm64, Linux 6.12, 4K pages: shares, 64K, 2M and 32M (gigantic) at once" \
+	k4_case 6.12 "6.12.*+deb13-arm64"
+tcase arm64-16k-sizes "arm64, Linux 6.12, 16K pages: shares, 2M and 32M (not gigantic) at once" k16_case
+tcase arm64-16k-workers "arm64, Linux 6.12, 16K pages: 32M pages by workers beside 2M's" k16_workers_case
+# shellcheck disable=SC2034 # (run_cases reads it)
+TC_JOBS=${BOOT_JOBS:-$(n=$(nproc); echo $((n > 4 ? 4 : n)))}
+run_cases
+[ -z "$PREPARED" ] ||
+	echo "versions: $(paste -sd, "$BOOTDIR/packages" | sed 's/,/, /g'); $(qemu-system-aarch64 --version | head -n 1)"
 echo "arm64: $(summary_line)"
