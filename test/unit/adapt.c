@@ -64,7 +64,7 @@ static const struct curve knee6_noisy = {
     7, {1, 2, 4, 6, 8, 12, 16}, {100, 195, 370, 520, 480, 470, 400}};
 
 /* The search: up while it pays, down when growing does not, midpoints after. */
-static void test_adapt_search(void)
+UNIT_TEST(search, "the search climbs while more workers pay, then narrows in on the knee")
 {
 	char buf[128];
 
@@ -180,7 +180,8 @@ static const struct {
     {"sim-smallnodes", "2 4 6 5 -> 4"},
 };
 
-static void test_adapt_machines(void)
+UNIT_TEST(machines,
+	  "each sim-*.desc machine's search, and 200 noisy ones within 5% of best")
 {
 	glob_t g;
 	unsigned seen = 0;
@@ -269,7 +270,7 @@ static const char *adapt_run_outlier(const struct curve *c, unsigned ceiling,
 
 /* A measure far from what the others say is taken again before it decides anything;
  * one that agrees is not, and a count is doubted once. */
-static void test_adapt_outlier(void)
+UNIT_TEST(outlier, "a measure far from its neighbours is taken again, once")
 {
 	/* a two-socket node of 24 CPUs, best at 6 */
 	static const struct curve k6 = {
@@ -299,7 +300,7 @@ static void test_adapt_outlier(void)
 }
 
 /* With one writer's rate from the probe. */
-static void test_adapt_one(void)
+UNIT_TEST(one, "one writer's rate from the probe settles a node bound by a lock")
 {
 	struct adapt a;
 
@@ -318,7 +319,7 @@ static void test_adapt_one(void)
 }
 
 /* Small ceilings. */
-static void test_adapt_small(void)
+UNIT_TEST(small, "ceilings of 0 to 3 workers, and one worker that measures nothing")
 {
 	struct adapt a;
 	char buf[128];
@@ -333,7 +334,7 @@ static void test_adapt_small(void)
 }
 
 /* What the record says, and a fixed count. */
-static void test_adapt_words(void)
+UNIT_TEST(words, "the record's why and rates, and a fixed count settled from the start")
 {
 	struct adapt a;
 
@@ -360,7 +361,7 @@ static void test_adapt_words(void)
 }
 
 /* Work that ends first, and rates of zero. */
-static void test_adapt_edges(void)
+UNIT_TEST(edges, "work that ends before a settled measure, huge rates, a zero rate")
 {
 	struct adapt a;
 
@@ -380,11 +381,3 @@ static void test_adapt_edges(void)
 	adapt_step(&a, 100);
 	CHECK(a.k == 16 && !a.settled);
 }
-
-static const struct unit_test tests[] = {
-    {"adapt_search", test_adapt_search},   {"adapt_one", test_adapt_one},
-    {"adapt_small", test_adapt_small},	   {"adapt_words", test_adapt_words},
-    {"adapt_edges", test_adapt_edges},	   {"adapt_machines", test_adapt_machines},
-    {"adapt_outlier", test_adapt_outlier}, {NULL, NULL},
-};
-UNIT_MODULE(adapt, tests)

@@ -54,7 +54,7 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ft
 }
 
 /* hugepar status: the record's status is the exit code (hugepar(8)). */
-static void test_booted_status(void)
+UNIT_TEST(status, "status exits with the record's status, none and unreadable told apart")
 {
 	static const struct {
 		const char *status;
@@ -84,7 +84,7 @@ static void test_booted_status(void)
 }
 
 /* hugepar cmdline --from-record */
-static void test_booted_cmdline(void)
+UNIT_TEST(cmdline, "cmdline --from-record prints each node's achieved pools")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", *out;
 	struct ctx c = {.record_dir = dir, .from_record = true};
@@ -108,10 +108,3 @@ static void test_booted_cmdline(void)
 	free(out);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
-
-static const struct unit_test tests[] = {
-    {"booted_status", test_booted_status},
-    {"booted_cmdline", test_booted_cmdline},
-    {NULL, NULL},
-};
-UNIT_MODULE(booted, tests)

@@ -31,7 +31,7 @@ static int same(char *got, const char *want)
 }
 
 /* Two nodes (ids 0 and 2), 2M and 1G: the plan's targets, largest size first. */
-static void test_bootparams_plan(void)
+UNIT_TEST(plan, "the plan's kernel parameters: per node, a total without NUMA, 1G first")
 {
 	struct hp_node nodes[2] = {{.id = 0}, {.id = 2}};
 	struct hp_topology t = {.numa = true, .nnodes = 2, .nodes = nodes, .nsizes = 2};
@@ -82,7 +82,7 @@ static int from_record(const char *json, char **text)
 }
 
 /* What a record's run achieved, per node. */
-static void test_bootparams_record(void)
+UNIT_TEST(record, "a record's achieved pools as kernel parameters; no pools is an error")
 {
 	char *text;
 
@@ -115,10 +115,3 @@ static void test_bootparams_record(void)
 	      -EINVAL);
 	CHECK(same(text, ""));
 }
-
-static const struct unit_test tests[] = {
-    {"bootparams_plan", test_bootparams_plan},
-    {"bootparams_record", test_bootparams_record},
-    {NULL, NULL},
-};
-UNIT_MODULE(bootparams, tests)

@@ -105,7 +105,7 @@ static bool described(const struct child *c, const char *want)
 }
 
 /* Reports that come whole, and the ways a child ends without one. */
-static void test_children_reports(void)
+UNIT_TEST(reports, "a whole report, and each way a child ends without one, described")
 {
 	struct children cs = {0};
 	struct act acts[7] = {{REPORT, 5, -1}, {HALF, 6, -1},  {EXIT3, 7, -1},
@@ -139,7 +139,7 @@ static void test_children_reports(void)
 }
 
 /* A holding child stays after its report until it is let go. */
-static void test_children_hold(void)
+UNIT_TEST(hold, "a holding child stays after its report until it is let go")
 {
 	struct children cs = {0};
 	struct act a[2] = {{HOLD, 1, -1}, {HOLD, 2, -1}};
@@ -165,7 +165,7 @@ static void test_children_hold(void)
 }
 
 /* Past tell_at, children at work get the signal; kill_after later, SIGKILL. */
-static void test_children_deadline(void)
+UNIT_TEST(deadline, "past the deadline, SIGTERM to children at work, then SIGKILL")
 {
 	struct children cs = {0};
 	int fds[2];
@@ -196,7 +196,7 @@ static void test_children_deadline(void)
 }
 
 /* A stop request sends the signal at once, whatever the deadline. */
-static void test_children_stop(void)
+UNIT_TEST(stop, "a stop request signals the children at once, whatever the deadline")
 {
 	struct children cs = {0};
 	struct collect_policy p = {
@@ -236,7 +236,7 @@ static bool add_one(void *arg)
 	return false; /* no more ticks */
 }
 
-static void test_children_many(void)
+UNIT_TEST(many, "40 children at once, and one added by the tick while they run")
 {
 	struct children cs = {0};
 	struct act a[40];
@@ -262,7 +262,7 @@ static void test_children_many(void)
 }
 
 /* A child dies with the process that made it (its pdeathsig). */
-static void test_children_orphan(void)
+UNIT_TEST(orphan, "a child dies with the process that made it (its pdeathsig)")
 {
 	int fds[2], status;
 	pid_t mid, kid = 0;
@@ -293,7 +293,7 @@ static void test_children_orphan(void)
 }
 
 /* Out of descriptors: -EMFILE, nothing added, nothing left open. */
-static void test_children_no_fds(void)
+UNIT_TEST(no_fds, "out of descriptors: -EMFILE, nothing added and nothing left open")
 {
 	struct children cs = {0};
 	struct rlimit rl = {.rlim_cur = 32, .rlim_max = 32};
@@ -321,7 +321,7 @@ static void test_children_no_fds(void)
 		close(fds[--n]);
 }
 
-static void test_children_xwrite(void)
+UNIT_TEST(xwrite, "xwrite writes more than a pipe holds whole, and returns -errno")
 {
 	char buf[100000], back[100000];
 	int p[2];
@@ -356,16 +356,3 @@ static void test_children_xwrite(void)
 	CHECK(xwrite(-1, "x", 1) == -EBADF);
 	CHECK(xwrite(-1, "x", 0) == 0);
 }
-
-static const struct unit_test tests[] = {
-    {"children_reports", test_children_reports},
-    {"children_hold", test_children_hold},
-    {"children_deadline", test_children_deadline},
-    {"children_stop", test_children_stop},
-    {"children_many", test_children_many},
-    {"children_orphan", test_children_orphan},
-    {"children_no_fds", test_children_no_fds},
-    {"children_xwrite", test_children_xwrite},
-    {NULL, NULL},
-};
-UNIT_MODULE(children, tests)

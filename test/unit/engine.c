@@ -69,7 +69,8 @@ static void done(void)
 
 /* Before 6.19 the 1G pages grow by per-node writes: they run first and alone, in this
  * process, and the 2M pages after them, also here (one size a pass). */
-static void test_engine_gigantic_first(void)
+UNIT_TEST(gigantic_first,
+	  "before 6.19, 1G pages by per-node writes go first, then 2M workers")
 {
 	static const char *const s[] = {"pages = 2M:100 1G:2", "threads = 4", NULL};
 	const struct hp_size_result *m2 = &res.sizes[0], *g1 = &res.sizes[1];
@@ -95,7 +96,7 @@ static void test_engine_gigantic_first(void)
 }
 
 /* Asked for per-node writes, the 1G pages still go first, before the 2M pages. */
-static void test_engine_serial(void)
+UNIT_TEST(serial, "asked for per-node writes, the 1G pages still go before the 2M")
 {
 	static const char *const s[] = {"pages = 2M:100 1G:1", NULL};
 
@@ -115,7 +116,7 @@ static void test_engine_serial(void)
  * coordinator each. Each coordinator is held a second at its commit: the 2M pages
  * began before the 1G pages were done, whichever started first.
  */
-static void test_engine_together(void)
+UNIT_TEST(together, "from 6.19, 2M and 1G coordinators run at once, both with workers")
 {
 	static const char *const s[] = {"pages = 2M:100 1G:2", "threads = 4", NULL};
 	const struct hp_size_result *m2 = &res.sizes[0], *g1 = &res.sizes[1];
@@ -136,7 +137,7 @@ static void test_engine_together(void)
 }
 
 /* One size with work runs in this process, with no coordinator; the other is left. */
-static void test_engine_lone(void)
+UNIT_TEST(lone, "one size with work runs in this process, without a coordinator")
 {
 	static const char *const s[] = {"pages = 2M:100@1", NULL};
 
@@ -156,7 +157,8 @@ static void test_engine_lone(void)
  * surplus pages: the workers die with them and are reaped here, the overcommit they
  * raised is put back from their restore notes, and the pools are as before.
  */
-static void test_engine_orphans(void)
+UNIT_TEST(orphans,
+	  "coordinators killed before commit: workers reaped, overcommit put back")
 {
 	static const char *const s[] = {"pages = 2M:100 1G:2", "threads = 4", NULL};
 
@@ -181,7 +183,7 @@ static void test_engine_orphans(void)
 }
 
 /* Disabled: nothing is touched, the result says so, and every cell is as before. */
-static void test_engine_disabled(void)
+UNIT_TEST(disabled, "disabled: nothing touched, every cell as before, the result says so")
 {
 	static const char *const s[] = {"enabled = no", "pages = 2M:100", NULL};
 
@@ -195,7 +197,7 @@ static void test_engine_disabled(void)
 }
 
 /* Pages there before the run are the cells' before, and stay in grow mode. */
-static void test_engine_before(void)
+UNIT_TEST(before, "pages there before the run are the cells' before, kept in grow mode")
 {
 	static const char *const s[] = {"pages = 2M:100", NULL};
 	const char *lines[] = {"sizes 2048 1048576", "release 6.12.0",
@@ -212,7 +214,7 @@ static void test_engine_before(void)
 }
 
 /* A kernel without hugetlb: the run fails, and says why. */
-static void test_engine_no_hugetlb(void)
+UNIT_TEST(no_hugetlb, "a kernel without hugetlb: the run fails and says why")
 {
 	const char *lines[] = {"node 0 cpus 0-3 mem 8G free 7G", NULL};
 	int rc;
@@ -229,16 +231,3 @@ static void test_engine_no_hugetlb(void)
 	CHECK(res.nnodes == 1 && res.nsizes == 0 && res.cells != NULL);
 	done();
 }
-
-static const struct unit_test tests[] = {
-    {"engine_gigantic_first", test_engine_gigantic_first},
-    {"engine_serial", test_engine_serial},
-    {"engine_together", test_engine_together},
-    {"engine_lone", test_engine_lone},
-    {"engine_orphans", test_engine_orphans},
-    {"engine_disabled", test_engine_disabled},
-    {"engine_before", test_engine_before},
-    {"engine_no_hugetlb", test_engine_no_hugetlb},
-    {NULL, NULL},
-};
-UNIT_MODULE(engine, tests)

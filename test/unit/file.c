@@ -14,7 +14,7 @@
 
 static struct hp_settings S;
 
-static void test_files(void)
+UNIT_TEST(files, "a NUL spoils its own line; a FIFO, dangling link or device not read")
 {
 	struct hp_settings *s = &S;
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", p[256];
@@ -73,7 +73,7 @@ static void big_body(FILE *f, const void *arg)
 
 /* A directory of more entries than one getdents64() buffer holds: each seen once,
  * "." and ".." not at all; a file replaced whole from what a body prints. */
-static void test_dir(void)
+UNIT_TEST(dir, "a directory larger than a getdents64 buffer; a file replaced whole")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", p[256];
 	static bool seen[400];
@@ -133,10 +133,3 @@ static void test_dir(void)
 	CHECK(replace_file_with(p, big_body, &lines) == -ENOENT);
 	rmdir(dir);
 }
-
-static const struct unit_test tests[] = {
-    {"files", test_files},
-    {"dir", test_dir},
-    {NULL, NULL},
-};
-UNIT_MODULE(file, tests)

@@ -144,7 +144,7 @@ static int numa_tree(void)
 	return 0;
 }
 
-static void test_hugetlb_no_kernel(void)
+UNIT_TEST(no_kernel, "with no kernel in use, every call says -ENOSYS and leaves nothing")
 {
 	struct hugetlb_resv r;
 	struct hp_global g;
@@ -167,7 +167,7 @@ static void test_hugetlb_no_kernel(void)
 }
 
 /* Every call goes to the kernel in use, and comes back as it answered. */
-static void test_hugetlb_ops(void)
+UNIT_TEST(ops, "every call goes to the kernel in use and returns what it answered")
 {
 	struct hugetlb_resv r;
 	struct hp_global g;
@@ -215,7 +215,7 @@ static void test_hugetlb_ops(void)
  * that may read it against nr_hugepages (before 6.7, or unknown), a second write of
  * the target less the other nodes' surplus when the node ended above its target.
  */
-static void test_hugetlb_set_node(void)
+UNIT_TEST(set_node, "a node's write, and the second one before 6.7 for others' surplus")
 {
 	if (numa_tree())
 		return;
@@ -270,7 +270,7 @@ static void test_hugetlb_set_node(void)
 
 /* The fault seam is before every call to the kernel: the first global read fails
  * (EIO, a read's own error), then the second node write, and only those. */
-static void test_hugetlb_fault(void)
+UNIT_TEST(fault, "the fault seam fails exactly the calls it names, and only those")
 {
 	struct hp_global g;
 
@@ -291,7 +291,7 @@ static void test_hugetlb_fault(void)
 }
 
 /* Without NUMA sysfs the machine is node 0, and its pool is the global one. */
-static void test_hugetlb_nonuma(void)
+UNIT_TEST(nonuma, "without NUMA sysfs, node 0 is the machine and its pool the global one")
 {
 	struct hp_pool p;
 
@@ -314,7 +314,7 @@ static void test_hugetlb_nonuma(void)
 	cleanup();
 }
 
-static void test_hugetlb_sizes(void)
+UNIT_TEST(sizes, "the page sizes read from sysfs: strict names, sorted, too many said")
 {
 	static const char *const names[] = {
 	    "hugepages-2048kB",
@@ -366,7 +366,7 @@ static void test_hugetlb_sizes(void)
  * The seam over the simulated kernel on a fixture: a node's write before 6.7 with
  * surplus pages on another node lands exactly, in two writes, and the files show it.
  */
-static void test_hugetlb_sim(void)
+UNIT_TEST(sim, "the seam over the simulated kernel: a 6.1 node write lands exactly")
 {
 	struct hugetlb_resv r;
 	struct hp_global g;
@@ -447,26 +447,12 @@ static void sim_granule(const char *granule, bool gigantic)
 	cleanup();
 }
 
-static void test_hugetlb_sim_16k(void)
+UNIT_TEST(sim_16k, "with 16K pages, 32M pages are not gigantic: overcommitted, reserved")
 {
 	sim_granule("granule 16K 12\n", false);
 }
 
-static void test_hugetlb_sim_4k(void)
+UNIT_TEST(sim_4k, "with 4K pages, 32M pages are gigantic: no overcommit before 6.19")
 {
 	sim_granule("granule 4K 11\n", true);
 }
-
-static const struct unit_test tests[] = {
-    {"hugetlb_sim_16k", test_hugetlb_sim_16k},
-    {"hugetlb_sim_4k", test_hugetlb_sim_4k},
-    {"hugetlb_no_kernel", test_hugetlb_no_kernel},
-    {"hugetlb_ops", test_hugetlb_ops},
-    {"hugetlb_set_node", test_hugetlb_set_node},
-    {"hugetlb_fault", test_hugetlb_fault},
-    {"hugetlb_nonuma", test_hugetlb_nonuma},
-    {"hugetlb_sizes", test_hugetlb_sizes},
-    {"hugetlb_sim", test_hugetlb_sim},
-    {NULL, NULL},
-};
-UNIT_MODULE(hugetlb, tests)

@@ -7,7 +7,7 @@
 #include "unit.h"
 
 /* Every edge of the bitmap: the first and last id, and the words' seams. */
-static void test_idset_members(void)
+UNIT_TEST(members, "membership at every edge of the bitmap, and none past it")
 {
 	struct hp_idset s;
 
@@ -28,7 +28,7 @@ static void test_idset_members(void)
 	CHECK(idset_count(&s) == 8192 && HP_MAX_CPUS == 8192);
 }
 
-static void test_idset_and(void)
+UNIT_TEST(and, "the intersection keeps common ids and leaves the other set alone")
 {
 	struct hp_idset a, b;
 
@@ -53,7 +53,7 @@ static void test_idset_and(void)
 	CHECK(idset_count(&a) == 0);
 }
 
-static void test_idset_format(void)
+UNIT_TEST(format, "the cpulist form of a set, and -ENOSPC for a buffer too small")
 {
 	struct hp_idset s;
 	char buf[64];
@@ -84,11 +84,3 @@ static void test_idset_format(void)
 	memset(&s, 0x55, sizeof(s));
 	CHECK(idset_count(&s) == 4096 && idset_format(&s, buf, sizeof(buf)) == -ENOSPC);
 }
-
-static const struct unit_test tests[] = {
-    {"idset_members", test_idset_members},
-    {"idset_and", test_idset_and},
-    {"idset_format", test_idset_format},
-    {NULL, NULL},
-};
-UNIT_MODULE(idset, tests)

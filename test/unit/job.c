@@ -18,7 +18,7 @@ static const char *const pages_100[] = {"pages = 2M:100", "threads = 1", NULL};
 
 static struct fixture fx;
 
-static void test_job_lack(void)
+UNIT_TEST(lack, "what a node lacks, read after each write; an unknown node fails")
 {
 	struct size_job *j = &fx.j;
 	uint64_t have = 99;
@@ -55,7 +55,7 @@ static void test_job_lack(void)
 }
 
 /* The deadline, then a stop request; the note says which. */
-static void test_job_stop(void)
+UNIT_TEST(stop, "the deadline, then a stop request: the note says which")
 {
 	struct size_job j = {.deadline = now_ms() + 3600 * 1000};
 	struct cell_note notes[2] = {0};
@@ -84,7 +84,7 @@ static void test_job_stop(void)
 
 /* A write the kernel cuts short at a signal counts as done (the caller reads back
  * what it got): the seam's EINTR, before the write reaches the kernel. */
-static void test_job_eintr(void)
+UNIT_TEST(eintr, "a node write cut short by a signal counts as done")
 {
 	setenv("HUGEPAR_FAULT", "write-node:1=EINTR", 1);
 	CHECK(fixture_make(&fx, two_nodes) == 0);
@@ -99,7 +99,7 @@ static void test_job_eintr(void)
 /* At a deadline already past, a slow write (100 pages a second) is cut short by
  * the timer; a second process sends SIGALRM as well, in case the timer fired
  * before the write slept. It leaves what it got, under the target. */
-static void test_job_cut(void)
+UNIT_TEST(cut, "a slow write past its deadline is cut short with what it got")
 {
 	static const char *const slow[] = {"sizes 2048", "release 6.12.0",
 					   "node 0 cpus 0-3 mem 8G free 7G",
@@ -130,12 +130,3 @@ static void test_job_cut(void)
 	setitimer(ITIMER_REAL, &limit, NULL);
 	fixture_remove(&fx);
 }
-
-static const struct unit_test tests[] = {
-    {"job_lack", test_job_lack},
-    {"job_stop", test_job_stop},
-    {"job_eintr", test_job_eintr},
-    {"job_cut", test_job_cut},
-    {NULL, NULL},
-};
-UNIT_MODULE(job, tests)

@@ -9,7 +9,7 @@
 #include "unit.h"
 
 /* Every byte and every count hugepar writes, it reads back. */
-static void test_json(void)
+UNIT_TEST(json, "every byte and every count hugepar writes, it reads back")
 {
 	struct json_out j;
 	struct json_val v;
@@ -37,7 +37,7 @@ static void test_json(void)
 
 /* The writer's text, byte for byte: indents (deeper than one run of its spaces),
  * commas, numbers at their edges, escapes. */
-static void test_json_text(void)
+UNIT_TEST(text, "the writer's text byte for byte: indents, commas, numbers, escapes")
 {
 	struct json_out j;
 	char *text = NULL, want[2048];
@@ -80,7 +80,7 @@ static void test_json_text(void)
 }
 
 /* Text that is not whole JSON is refused, and leaves nothing behind. */
-static void test_json_truncated(void)
+UNIT_TEST(truncated, "text that is not whole JSON is refused and leaves nothing behind")
 {
 	static const char *const bad[] = {
 	    "",		"  \n",	     "{",	   "[",		 "{\"a\"",   "{\"a\":",
@@ -103,7 +103,7 @@ static void test_json_truncated(void)
 	}
 }
 
-static void test_json_numbers(void)
+UNIT_TEST(numbers, "counts up to 2^64-1, signs and leading zeros; larger ones refused")
 {
 	struct json_val v;
 
@@ -136,7 +136,7 @@ static void test_json_numbers(void)
 	json_free(&v);
 }
 
-static void test_json_strings(void)
+UNIT_TEST(strings, "escapes, long strings; raw control bytes and NUL escapes refused")
 {
 	struct json_val v;
 
@@ -171,7 +171,7 @@ static void test_json_strings(void)
 	CHECK(json_parse("{\"k\\u0000x\": 1}", &v) == -EINVAL);
 }
 
-static void test_json_shapes(void)
+UNIT_TEST(shapes, "nesting up to 33 levels, duplicate keys, 1000 members each found")
 {
 	char deep[200];
 	struct json_val v;
@@ -230,14 +230,3 @@ static void test_json_shapes(void)
 		free(text);
 	}
 }
-
-static const struct unit_test tests[] = {
-    {"json", test_json},
-    {"json_text", test_json_text},
-    {"json_truncated", test_json_truncated},
-    {"json_numbers", test_json_numbers},
-    {"json_strings", test_json_strings},
-    {"json_shapes", test_json_shapes},
-    {NULL, NULL},
-};
-UNIT_MODULE(json, tests)

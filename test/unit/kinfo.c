@@ -6,7 +6,7 @@
 #include "kinfo.h"
 #include "unit.h"
 
-static void test_kinfo_meminfo(void)
+UNIT_TEST(meminfo, "a meminfo key is a whole name; hostile figures refused, not cut")
 {
 	static const char proc[] = "MemTotal:       16303092 kB\n"
 				   "MemFree:         1234 kB\n"
@@ -55,7 +55,7 @@ static void test_kinfo_meminfo(void)
 	CHECK(meminfo_kb("MemTotal: 0042 kB\n", "MemTotal", &kb) == 0 && kb == 42);
 }
 
-static void test_kinfo_release(void)
+UNIT_TEST(release, "kernel releases compared by number; anything else is the older rule")
 {
 	CHECK(release_at_least("6.7.0", 6, 7));
 	CHECK(release_at_least("6.7", 6, 7));
@@ -83,7 +83,8 @@ static void test_kinfo_release(void)
 }
 
 /* The orders of /proc/buddyinfo's first line: MAX_PAGE_ORDER + 1. */
-static void test_kinfo_buddyinfo(void)
+UNIT_TEST(buddyinfo,
+	  "the page orders in /proc/buddyinfo's first line, or none if not its form")
 {
 	/* x86 and arm64 4K (MAX_PAGE_ORDER 10), arm64 16K (11), 64K (13) */
 	CHECK(buddyinfo_orders("Node 0, zone      DMA      0      0      0      0      0      0"
@@ -102,11 +103,3 @@ static void test_kinfo_buddyinfo(void)
 	CHECK(buddyinfo_orders("Node 0\nzone   Normal 1 2\n") == 0);
 	CHECK(buddyinfo_orders("Node 0, zone Normal 00012 99999999999999999999\n") == 2);
 }
-
-static const struct unit_test tests[] = {
-    {"kinfo_buddyinfo", test_kinfo_buddyinfo},
-    {"kinfo_meminfo", test_kinfo_meminfo},
-    {"kinfo_release", test_kinfo_release},
-    {NULL, NULL},
-};
-UNIT_MODULE(kinfo, tests)

@@ -22,7 +22,7 @@ static char *put(const char *before, const struct kparams_row *r, bool numa, boo
 	return buf;
 }
 
-static void test_kparams_put(void)
+UNIT_TEST(put, "a size's kernel parameters: per node, a total, empty pools left out")
 {
 	struct kparams_row r = {.kb = 2048, .n = 2, .ids = {0, 1}, .pages = {512, 512}};
 	bool first = true;
@@ -105,7 +105,7 @@ static void cell(struct hp_plan *p, unsigned n, unsigned z, uint64_t target,
 	results[n * p->nsizes + z].achieved = achieved;
 }
 
-static void test_kparams_boot_route(void)
+UNIT_TEST(boot_route, "the kernel's own route for gigantic pages short at run time")
 {
 	static const unsigned ids[] = {0, 1, 2, 3}, sparse[] = {0, 8};
 	struct hp_topology t;
@@ -174,10 +174,3 @@ static void test_kparams_boot_route(void)
 	CHECK(s && strcmp(s, "hugepagesz=1G hugepages=0:10") == 0);
 	free(s);
 }
-
-static const struct unit_test tests[] = {
-    {"kparams_put", test_kparams_put},
-    {"kparams_boot_route", test_kparams_boot_route},
-    {NULL, NULL},
-};
-UNIT_MODULE(kparams, tests)

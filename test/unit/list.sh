@@ -1,11 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The unit tests' names, "MODULE.TEST", a line each, read from their sources (no
-# build): what `build/unit --list` prints.
+# The unit tests, "MODULE.TEST<TAB>DESCRIPTION" a line each, read from their sources
+# (no build): what `build/unit --list` prints. A test is declared by
+# UNIT_TEST(NAME, "DESCRIPTION") in test/unit/MODULE.c (test/unit/unit.h), the string
+# on the same line or the next; modules in byte order, tests in their file's order.
 cd "$(dirname "$0")" || exit 1
+LC_ALL=C
+export LC_ALL
 for f in *.c; do
-	m=$(sed -n 's/^UNIT_MODULE(\([a-z0-9_]*\),.*/\1/p' "$f")
-	[ -n "$m" ] || continue
-	grep -o '{"[a-z0-9_]*", *test_[a-z0-9_]*}' "$f" | sed 's/{"\([a-z0-9_]*\)".*/\1/' |
-		sed "s/^${m}_//; s/^/$m./" | sed 's/$/\t/'
+	awk -v m="${f%.c}" '
+		/^UNIT_TEST\(/ {
+			t = $0
+			if (t !~ /"\)$/ && (getline more) > 0)
+				t = t more
+			name = t
+			sub(/^UNIT_TEST\(/, "", name)
+			sub(/,.*/, "", name)
+			sub(/^[^"]*"/, "", t)
+			sub(/"\)$/, "", t)
+			printf "%s.%s\t%s\n", m, name, t
+		}' "$f"
 done

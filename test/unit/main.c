@@ -3,15 +3,16 @@
  * main.c - the unit test runner: every test of every module, each in a forked child
  * with a time limit; the child's counts come back through a pipe, and a child that
  * crashes, hangs or exits early is one failure of its own. A test is named
- * MODULE.TEST ("plan.rounding": the module's file, and the test's name without the
- * module's prefix). Prints the failed checks as they happen, a line for each test
- * that did not end, and "unit: N passed, N failed[, N skipped]" (N counts checks).
+ * MODULE.TEST ("plan.rounding": UNIT_TEST(rounding, ...) in test/unit/plan.c).
+ * Prints the failed checks as they happen, a line for each test that did not end,
+ * and "unit: N passed, N failed[, N skipped]" (N counts checks).
  *   unit                 every test
  *   unit PATTERN...      the tests whose name, or whose module's, matches one of
  *                        these globs: "plan", "plan.rounding", "adapt.*"
- *   unit --list          the tests' names, a line each
+ *   unit --list          each test's name and description, "MODULE.TEST<TAB>TEXT"
  * With no PATTERN, HUGEPAR_CASES (test/run.sh's TESTS=unit:PATTERN) gives them, and
- * HUGEPAR_LIST=FILE (TESTS=list) writes the names to FILE and runs nothing.
+ * HUGEPAR_LIST=FILE writes the list to FILE and runs nothing (TESTS=list reads the
+ * sources instead: test/unit/list.sh).
  * HUGEPAR_UNIT_QEMU_USER=1 (test/arm64-user.sh): under qemu-user, which has no
  * subreapers and acts on fatal signals later than a kernel (unit.h: unit_qemu_user).
  */
@@ -34,17 +35,40 @@
 
 unsigned unit_passed, unit_failed, unit_skipped;
 
-static struct unit_module *modules;
+static struct unit_test *tests;
 
-/* Keep the list sorted by name, so that the order does not follow the link's. */
-void unit_register(struct unit_module *m)
+/* The module of a test: its file's name without the folder and ".c" */
+static const char *module_of(const struct unit_test *t, int *len)
 {
-	struct unit_module **p = &modules;
+	const char *base = strrchr(t->file, '/') ? strrchr(t->file, '/') + 1 : t->file;
+	const char *dot = strrchr(base, '.');
 
-	while (*p && strcmp((*p)->name, m->name) < 0)
+	*len = dot ? (int)(dot - base) : (int)strlen(base);
+	return base;
+}
+
+/* Before: in a module of a smaller name, or on an earlier line of the same file. */
+static bool before(const struct unit_test *a, const struct unit_test *b)
+{
+	int la, lb, c;
+	const char *ma = module_of(a, &la), *mb = module_of(b, &lb);
+
+	c = strncmp(ma, mb, (size_t)(la < lb ? la : lb));
+	if (c || la != lb)
+		return c ? c < 0 : la < lb;
+	return a->line < b->line;
+}
+
+/* Keep the list sorted by module, and a module's tests in the order of its file, so
+ * that the order does not follow the link's or the constructors'. */
+void unit_register(struct unit_test *t)
+{
+	struct unit_test **p = &tests;
+
+	while (*p && before(*p, t))
 		p = &(*p)->next;
-	m->next = *p;
-	*p = m;
+	t->next = *p;
+	*p = t;
 }
 
 bool unit_qemu_user(void)
@@ -79,25 +103,27 @@ const char *unit_errtext(const char *prefix, int e)
 	return b;
 }
 
-/* "plan.rounding" for the test plan_rounding of the module plan */
-static void test_name(char *buf, size_t len, const struct unit_module *m,
-		      const struct unit_test *t)
+/* "plan.rounding" for the test rounding of test/unit/plan.c */
+static void test_name(char *buf, size_t len, const struct unit_test *t)
 {
-	size_t n = strlen(m->name);
-	const char *name = t->name;
+	int n;
+	const char *m = module_of(t, &n);
 
-	if (strncmp(name, m->name, n) == 0 && name[n] == '_')
-		name += n + 1;
-	snprintf(buf, len, "%s.%s", m->name, name);
+	snprintf(buf, len, "%.*s.%s", n, m, t->name);
 }
 
-static bool wanted(char **patterns, size_t npatterns, const struct unit_module *m,
+static bool wanted(char **patterns, size_t npatterns, const struct unit_test *t,
 		   const char *full)
 {
+	char module[64];
+	int n;
+	const char *m = module_of(t, &n);
+
 	if (!npatterns)
 		return true;
+	snprintf(module, sizeof(module), "%.*s", n, m);
 	for (size_t i = 0; i < npatterns; i++)
-		if (fnmatch(patterns[i], m->name, 0) == 0 ||
+		if (fnmatch(patterns[i], module, 0) == 0 ||
 		    fnmatch(patterns[i], full, 0) == 0)
 			return true;
 	return false;
@@ -192,16 +218,15 @@ int main(int argc, char **argv)
 		     p = strtok_r(NULL, " \t", &save))
 			patterns[npatterns++] = p;
 	}
-	for (const struct unit_module *m = modules; m; m = m->next)
-		for (const struct unit_test *t = m->tests; t->name; t++) {
-			test_name(name, sizeof(name), m, t);
-			if (list) {
-				fprintf(list, "%s\n", name);
-			} else if (wanted(patterns, npatterns, m, name)) {
-				run(name, t);
-				ran++;
-			}
+	for (const struct unit_test *t = tests; t; t = t->next) {
+		test_name(name, sizeof(name), t);
+		if (list) {
+			fprintf(list, "%s\t%s\n", name, t->description);
+		} else if (wanted(patterns, npatterns, t, name)) {
+			run(name, t);
+			ran++;
 		}
+	}
 	free(cases);
 	if (list) {
 		if (list != stdout)

@@ -22,7 +22,7 @@ static int str_eq(const char *a, const char *b)
 }
 
 /* SIZE:/PATH and its options, as the settings keep them. */
-static void test_mounts_options(void)
+UNIT_TEST(options, "mount = SIZE:/PATH with owner, group and mode, kept as copies")
 {
 	struct hp_settings *s = &S;
 	char value[64];
@@ -75,7 +75,7 @@ static void test_mounts_options(void)
 
 /* Each bad value is one problem, with the value as written and why; no mount is
  * kept for it. */
-static void test_mounts_bad(void)
+UNIT_TEST(bad, "each bad mount value is one problem naming why; good ones stay")
 {
 	static const struct {
 		const char *value, *message;
@@ -147,7 +147,7 @@ static struct hp_mount mount_of(const char *value)
 }
 
 /* What is refused before anything is made or mounted. */
-static void test_mounts_refused(void)
+UNIT_TEST(refused, "no such size, user or group, a busy or impossible path: refused")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", v[128], why[256];
 	struct hp_topology t = {.nsizes = 1};
@@ -200,7 +200,7 @@ static void test_mounts_refused(void)
 /* A mount made, in a mount namespace of this test's own (nothing outside sees it;
  * a hugetlbfs mount with no size reserves no pages), then kept when asked again with
  * its root's owner and mode set. Needs root: skipped without. */
-static void test_mounts_made(void)
+UNIT_TEST(made, "a hugetlbfs mount made with owner and mode, then kept (root only)")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", v[160], path[128], want[256], why[256];
 	struct hp_topology t = {.nsizes = 2};
@@ -261,12 +261,3 @@ static void test_mounts_made(void)
 	rmdir(path);
 	rmdir(dir);
 }
-
-static const struct unit_test tests[] = {
-    {"mounts_options", test_mounts_options},
-    {"mounts_bad", test_mounts_bad},
-    {"mounts_refused", test_mounts_refused},
-    {"mounts_made", test_mounts_made},
-    {NULL, NULL},
-};
-UNIT_MODULE(mounts, tests)

@@ -42,7 +42,8 @@ static const char *next(int fd)
 	return buf;
 }
 
-static void test_notify_messages(void)
+UNIT_TEST(messages,
+	  "sd_notify's messages for each exit; no socket or listener is no failure")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", path[128];
 	int fd;
@@ -84,7 +85,7 @@ static void test_notify_messages(void)
 }
 
 /* systemd's own socket is often abstract: "@" stands for the leading NUL. */
-static void test_notify_abstract(void)
+UNIT_TEST(abstract, "an abstract socket name, and one too long is not cut to fit")
 {
 	char name[64], longer[200];
 	int fd;
@@ -107,10 +108,3 @@ static void test_notify_abstract(void)
 	CHECK(strcmp(next(fd), "") == 0);
 	close(fd);
 }
-
-static const struct unit_test tests[] = {
-    {"notify_messages", test_notify_messages},
-    {"notify_abstract", test_notify_abstract},
-    {NULL, NULL},
-};
-UNIT_MODULE(notify, tests)

@@ -66,7 +66,7 @@ static bool pools(uint64_t kb, uint64_t n0, uint64_t n1)
 static const char *const two_workers[] = {"pages = 2M:100", "threads = 2", NULL};
 
 /* The whole path: raised, reserved, committed, put back, the note gone. */
-static void test_parallel_commit(void)
+UNIT_TEST(commit, "the whole path: raised, reserved, committed, put back, note gone")
 {
 	const struct hp_size_result *sr = &fx.j.rep.sr;
 
@@ -83,7 +83,8 @@ static void test_parallel_commit(void)
 
 /* The pool's free pages (150 on node 0) would absorb the workers' reservations:
  * the coordinator holds them meanwhile, and lets them go after. */
-static void test_parallel_free_pages(void)
+UNIT_TEST(free_pages,
+	  "free pool pages are held while workers work, so workers do the growth")
 {
 	static const char *const s[] = {"pages = 2M:250", "threads = 2", NULL};
 	struct hp_global g;
@@ -97,7 +98,7 @@ static void test_parallel_free_pages(void)
 }
 
 /* The kernel refuses the overcommit: nothing changed, no note left. */
-static void test_parallel_refused(void)
+UNIT_TEST(refused, "the kernel refuses the overcommit: nothing changed, no note left")
 {
 	static const char *const s[] = {"pages = 1G:2", "threads = 2", NULL};
 
@@ -112,7 +113,7 @@ static void test_parallel_refused(void)
 }
 
 /* No node with work has CPUs (-ENODEV); nothing left to do (0); nothing raised. */
-static void test_parallel_no_work(void)
+UNIT_TEST(no_work, "no node with CPUs, or nothing left to do: nothing is raised")
 {
 	machine("6.12.0", NULL, NULL);
 	job(two_workers, 2048);
@@ -127,7 +128,7 @@ static void test_parallel_no_work(void)
 }
 
 /* Past the deadline no worker starts; the overcommit is put back. */
-static void test_parallel_deadline(void)
+UNIT_TEST(deadline, "past the deadline no worker starts, and the overcommit is put back")
 {
 	machine("6.12.0", NULL, NULL);
 	job(two_workers, 2048);
@@ -141,7 +142,8 @@ static void test_parallel_deadline(void)
 
 /* The commit write fails: the workers' pages go with them, and none is counted as
  * theirs; the overcommit is put back all the same. */
-static void test_parallel_commit_fails(void)
+UNIT_TEST(commit_fails,
+	  "a failed commit write: the workers' pages go, overcommit put back")
 {
 	setenv("HUGEPAR_FAULT", "commit=EIO", 1);
 	machine("6.12.0", NULL, NULL);
@@ -155,7 +157,7 @@ static void test_parallel_commit_fails(void)
 }
 
 /* The overcommit cannot be put back: said so, and its note stays for the next run. */
-static void test_parallel_restore_fails(void)
+UNIT_TEST(restore_fails, "the overcommit cannot be put back: said, and its note kept")
 {
 	setenv("HUGEPAR_FAULT", "restore=EIO", 1);
 	machine("6.12.0", NULL, NULL);
@@ -171,7 +173,8 @@ static void test_parallel_restore_fails(void)
 
 /* Workers killed at their third reservation, holding two pages each: what they held
  * went with them, and nothing is committed. */
-static void test_parallel_workers_die(void)
+UNIT_TEST(workers_die,
+	  "workers killed while holding pages: what they held goes with them")
 {
 	setenv("HUGEPAR_FAULT", "reserve:3=kill", 1);
 	machine("6.12.0", NULL, NULL);
@@ -185,7 +188,7 @@ static void test_parallel_workers_die(void)
 /* threads = auto: the controller chooses each node's workers as they work (2000
  * pages a node, faster with more workers); whatever it chooses, the workers do it
  * all, within the node's ceiling. */
-static void test_parallel_auto(void)
+UNIT_TEST(auto, "threads = auto: each node's workers chosen as they work, within ceiling")
 {
 	static const char *const s[] = {"pages = 2M:2000", NULL};
 
@@ -205,17 +208,3 @@ static void test_parallel_auto(void)
 	CHECK(overcommit(2048) == 0 && notes_left() == 0);
 	fixture_remove(&fx);
 }
-
-static const struct unit_test tests[] = {
-    {"parallel_commit", test_parallel_commit},
-    {"parallel_free_pages", test_parallel_free_pages},
-    {"parallel_refused", test_parallel_refused},
-    {"parallel_no_work", test_parallel_no_work},
-    {"parallel_deadline", test_parallel_deadline},
-    {"parallel_commit_fails", test_parallel_commit_fails},
-    {"parallel_restore_fails", test_parallel_restore_fails},
-    {"parallel_workers_die", test_parallel_workers_die},
-    {"parallel_auto", test_parallel_auto},
-    {NULL, NULL},
-};
-UNIT_MODULE(parallel, tests)

@@ -8,7 +8,7 @@
 #include "parse.h"
 #include "unit.h"
 
-static void test_idlist(void)
+UNIT_TEST(idlist, "cpulists: ranges, empty lists, bad forms and ids out of range")
 {
 	struct hp_idset s;
 	char buf[64];
@@ -29,7 +29,7 @@ static void test_idlist(void)
 	CHECK(idset_format(&s, buf, 4) == -ENOSPC);
 }
 
-static void test_numbers(void)
+UNIT_TEST(numbers, "counts, byte sizes, shares, seconds and booleans, strictly")
 {
 	uint64_t v;
 	bool b;
@@ -64,7 +64,7 @@ static void test_numbers(void)
 }
 
 /* Id lists the kernel never writes. */
-static void test_parse_idlist_hostile(void)
+UNIT_TEST(idlist_hostile, "id lists the kernel never writes: refused, or cleared first")
 {
 	struct hp_idset s;
 
@@ -93,7 +93,7 @@ static void test_parse_idlist_hostile(void)
 }
 
 /* Numbers at their edges: leading zeros, twenty digits, signs, blanks. */
-static void test_parse_numbers_hostile(void)
+UNIT_TEST(numbers_hostile, "numbers at their edges; the cursor moves only past a number")
 {
 	const char *p, *str;
 	uint64_t v;
@@ -154,7 +154,7 @@ static void test_parse_numbers_hostile(void)
 	CHECK(!add_u64(UINT64_MAX, 1, &v));
 }
 
-static void test_parse_sizes_hostile(void)
+UNIT_TEST(sizes_hostile, "byte sizes at 2^64 and past it, suffixes in every case")
 {
 	uint64_t v = 5;
 
@@ -208,7 +208,7 @@ static void test_parse_sizes_hostile(void)
 	CHECK(parse_seconds("-1", &v) == -EINVAL);
 }
 
-static void test_parse_words(void)
+UNIT_TEST(words, "booleans, trimming, snprintf truncation, sizes' human names")
 {
 	char buf[64], s1[] = "  a b \t\n", s2[] = "", s3[] = " \n\t ", s4[] = "x";
 	bool b = false;
@@ -267,14 +267,3 @@ static void test_parse_words(void)
 	format_bytes(UINT64_MAX, buf, sizeof(buf));
 	CHECK(strcmp(buf, "16E") == 0);
 }
-
-static const struct unit_test tests[] = {
-    {"idlist", test_idlist},
-    {"numbers", test_numbers},
-    {"parse_idlist_hostile", test_parse_idlist_hostile},
-    {"parse_numbers_hostile", test_parse_numbers_hostile},
-    {"parse_sizes_hostile", test_parse_sizes_hostile},
-    {"parse_words", test_parse_words},
-    {NULL, NULL},
-};
-UNIT_MODULE(parse, tests)

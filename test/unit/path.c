@@ -52,7 +52,7 @@ static void cleanup(void)
 	CHECK(system(cmd) == 0);
 }
 
-static void test_path_root(void)
+UNIT_TEST(root, "--sysroot prefixes every path; a root too long fails every access")
 {
 	char buf[64], *long_root;
 
@@ -92,7 +92,7 @@ static void test_path_root(void)
 	path_set_root(NULL);
 }
 
-static void test_path_read(void)
+UNIT_TEST(read, "sysfs reads: the buffer's edge, numbers as sysfs gives them, NULs")
 {
 	char buf[8], big[64], p[512];
 	uint64_t v = 7;
@@ -162,7 +162,7 @@ static void test_path_read(void)
 	cleanup();
 }
 
-static void test_path_write(void)
+UNIT_TEST(write, "a number written whole; a missing file is an error, never made")
 {
 	char p[512], got[64];
 	ssize_t n;
@@ -191,7 +191,7 @@ static void test_path_write(void)
 	CHECK(path_write_u64(5, "/dev/full") == -ENOSPC);
 }
 
-static void test_path_dir(void)
+UNIT_TEST(dir, "a directory read past one getdents64 buffer, each entry once")
 {
 	struct path_dir d;
 	const char *name;
@@ -238,7 +238,7 @@ static void test_path_dir(void)
 	cleanup();
 }
 
-static void test_path_idlist(void)
+UNIT_TEST(idlist, "a cpulist file read whole, or refused, never cut at a comma")
 {
 	struct hp_idset s;
 	char *big;
@@ -267,7 +267,7 @@ static void test_path_idlist(void)
 	cleanup();
 }
 
-static void test_path_meminfo(void)
+UNIT_TEST(meminfo, "a node's meminfo in bytes; missing or huge figures refused")
 {
 	uint64_t t = 1, f = 2;
 	char *big;
@@ -315,14 +315,3 @@ static void test_path_meminfo(void)
 	free(big);
 	cleanup();
 }
-
-static const struct unit_test tests[] = {
-    {"path_root", test_path_root},
-    {"path_read", test_path_read},
-    {"path_write", test_path_write},
-    {"path_dir", test_path_dir},
-    {"path_idlist", test_path_idlist},
-    {"path_meminfo", test_path_meminfo},
-    {NULL, NULL},
-};
-UNIT_MODULE(path, tests)

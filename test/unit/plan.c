@@ -43,7 +43,7 @@ static void machine(struct hp_topology *t, unsigned n, unsigned cpn, uint64_t me
 #define GiB (UINT64_C(1) << 30)
 
 /* Counts, amounts and shares; the floor caps; 1G placed before 2M. */
-static void test_plan_amounts(void)
+UNIT_TEST(amounts, "counts, amounts and shares; the floor caps; 1G placed before 2M")
 {
 	struct hp_settings *s = &S;
 	struct hp_topology t;
@@ -66,7 +66,7 @@ static void test_plan_amounts(void)
 }
 
 /* Memory that is not there vs the floor. */
-static void test_plan_memory(void)
+UNIT_TEST(memory, "a request beyond the node's memory is cut to what is there")
 {
 	struct hp_settings *s = &S;
 	struct hp_topology t;
@@ -82,7 +82,7 @@ static void test_plan_memory(void)
 }
 
 /* Grow keeps a larger pool; exact shrinks it and frees memory for growth. */
-static void test_plan_modes(void)
+UNIT_TEST(modes, "grow keeps a larger pool; exact shrinks it and frees memory")
 {
 	struct hp_settings *s = &S;
 	struct hp_topology t;
@@ -110,7 +110,7 @@ static void test_plan_modes(void)
 }
 
 /* Later entries win per node and size. */
-static void test_plan_later(void)
+UNIT_TEST(later, "later entries win per node and size")
 {
 	struct hp_settings *s = &S;
 	struct hp_topology t;
@@ -126,7 +126,7 @@ static void test_plan_later(void)
 }
 
 /* Values near overflow are capped, not wrapped. */
-static void test_plan_overflow(void)
+UNIT_TEST(overflow, "values near 2^64 are capped, not wrapped")
 {
 	struct hp_settings *s = &S;
 	struct hp_topology t;
@@ -143,7 +143,7 @@ static void test_plan_overflow(void)
 }
 
 /* A node without memory gets nothing; a CPU-less node no workers. */
-static void test_plan_no_memory(void)
+UNIT_TEST(no_memory, "a node without memory gets nothing, a CPU-less node no workers")
 {
 	struct hp_settings *s = &S;
 	struct hp_topology t;
@@ -163,7 +163,7 @@ static void test_plan_no_memory(void)
 }
 
 /* An explicit total is honoured exactly, spread by work. */
-static void test_plan_total(void)
+UNIT_TEST(total, "an explicit worker total is honoured exactly, spread by work")
 {
 	struct hp_settings *s = &S;
 	struct hp_topology t;
@@ -186,7 +186,7 @@ static void test_plan_total(void)
 
 /* Shares are of the memory basis, rounded down to the granularity: two boots
  * whose MemTotal differs by 0.1% give the same count. */
-static void test_plan_rounding(void)
+UNIT_TEST(rounding, "shares rounded to the granularity: 0.1% apart, the same count")
 {
 	struct hp_settings *s = &S;
 	struct hp_topology t;
@@ -221,7 +221,7 @@ static void test_plan_rounding(void)
 }
 
 /* The auto formula. */
-static void test_plan_auto(void)
+UNIT_TEST(auto, "the automatic worker count from CPUs and work")
 {
 	CHECK(plan_auto_threads(0, GiB) == 0 && plan_auto_threads(8, 0) == 0);
 	CHECK(plan_auto_threads(2, 300 << 20) == 2 &&
@@ -230,12 +230,3 @@ static void test_plan_auto(void)
 	CHECK(plan_auto_threads(1, 700 * GiB) == 1 &&
 	      plan_auto_threads(3, 700 * GiB) == 3);
 }
-
-static const struct unit_test tests[] = {
-    {"plan_amounts", test_plan_amounts},   {"plan_memory", test_plan_memory},
-    {"plan_modes", test_plan_modes},	   {"plan_later", test_plan_later},
-    {"plan_overflow", test_plan_overflow}, {"plan_no_memory", test_plan_no_memory},
-    {"plan_total", test_plan_total},	   {"plan_rounding", test_plan_rounding},
-    {"plan_auto", test_plan_auto},	   {NULL, NULL},
-};
-UNIT_MODULE(plan, tests)

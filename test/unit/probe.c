@@ -47,7 +47,7 @@ static bool no_child(void)
 }
 
 /* Dear pages: one page of the first node tells, and workers pay. */
-static void test_probe_parallel(void)
+UNIT_TEST(parallel, "dear pages: one page of the first node tells, and workers pay")
 {
 	machine(false);
 	wants(0, 20, 4);
@@ -62,7 +62,7 @@ static void test_probe_parallel(void)
 }
 
 /* The first node gives nothing: the next one is probed. */
-static void test_probe_next_node(void)
+UNIT_TEST(next_node, "the first node gives no page: the next one is probed")
 {
 	machine(true);
 	wants(0, 20, 4);
@@ -74,7 +74,7 @@ static void test_probe_next_node(void)
 }
 
 /* The probe's page was all there was to do: nothing is left for workers. */
-static void test_probe_done(void)
+UNIT_TEST(done, "the probe's page was all the work: nothing left for workers")
 {
 	machine(false);
 	wants(0, 1, 4);
@@ -88,7 +88,7 @@ static void test_probe_done(void)
 
 /* No node gives a page, or (below) the deadline has passed: no estimate, no
  * workers. */
-static void test_probe_nothing(void)
+UNIT_TEST(nothing, "no node gives a page: no estimate and no workers")
 {
 	machine(true);
 	wants(0, 20, 4);
@@ -101,7 +101,7 @@ static void test_probe_nothing(void)
 	fixture_remove(&fx);
 }
 
-static void test_probe_deadline(void)
+UNIT_TEST(deadline, "past the deadline: no probe, no workers, timed out")
 {
 	machine(false);
 	wants(0, 20, 4);
@@ -115,10 +115,3 @@ static void test_probe_deadline(void)
 	CHECK(no_child());
 	fixture_remove(&fx);
 }
-
-static const struct unit_test tests[] = {
-    {"probe_parallel", test_probe_parallel}, {"probe_next_node", test_probe_next_node},
-    {"probe_done", test_probe_done},	     {"probe_nothing", test_probe_nothing},
-    {"probe_deadline", test_probe_deadline}, {NULL, NULL},
-};
-UNIT_MODULE(probe, tests)

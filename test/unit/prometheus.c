@@ -80,7 +80,7 @@ static int same(const char *got, const char *want)
 	return strcmp(got, want) == 0;
 }
 
-static void test_prometheus_record(void)
+UNIT_TEST(record, "a record's metrics, in the text format, line for line")
 {
 	struct hp_record r = {0};
 	char want[8192], *got;
@@ -94,7 +94,7 @@ static void test_prometheus_record(void)
 }
 
 /* With the pools now: a line per cell, before the cells' status. */
-static void test_prometheus_live(void)
+UNIT_TEST(live, "the pools now, a line per cell; gone nodes and sizes left out")
 {
 	struct hp_node nodes[3] = {{.id = 0}, {.id = 2}, {.id = 4}};
 	struct hp_topology t = {.nnodes = 3, .nodes = nodes, .nsizes = 1};
@@ -128,7 +128,7 @@ static void test_prometheus_live(void)
 
 /* A record with no nodes or sizes (a run that could not start) still gives every
  * metric's head and the run's lines, with zeros where numbers are missing. */
-static void test_prometheus_empty(void)
+UNIT_TEST(empty, "a record with no cells still gives every metric's head")
 {
 	struct hp_record r = {0};
 	char *got;
@@ -147,11 +147,3 @@ static void test_prometheus_empty(void)
 	free(got);
 	json_free(&r.v);
 }
-
-static const struct unit_test tests[] = {
-    {"prometheus_record", test_prometheus_record},
-    {"prometheus_live", test_prometheus_live},
-    {"prometheus_empty", test_prometheus_empty},
-    {NULL, NULL},
-};
-UNIT_MODULE(prometheus, tests)

@@ -118,7 +118,7 @@ static void check_nodes(const struct json_val *a)
 }
 
 /* Every field of doc/record.md, its type and its value, and no other field. */
-static void test_record_fields(void)
+UNIT_TEST(fields, "every field of doc/record.md, its type and value, and no other")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128], names[256];
 	struct hp_record r;
@@ -175,7 +175,7 @@ static void test_record_fields(void)
 
 /* A size with nothing to do shows the pools as they were; a run without a
  * kernel release of its own names the running one. */
-static void test_record_idle(void)
+UNIT_TEST(idle, "an idle size shows its pools as they were; no release: the running one")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX";
 	const struct json_val *z;
@@ -213,7 +213,7 @@ static void test_record_idle(void)
 }
 
 /* A run that could not start: only the fields marked "always". */
-static void test_record_failure(void)
+UNIT_TEST(failure, "a run that could not start writes only the fields marked always")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX";
 	struct hp_record r;
@@ -256,7 +256,8 @@ static void test_record_failure(void)
 
 /* A write that fails half way (the file size limit) leaves the old record whole and
  * no temp file. */
-static void test_record_half_written(void)
+UNIT_TEST(half_written,
+	  "a write that fails half way leaves the old record whole, no temp file")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128], names[256];
 	struct rlimit lim = {4096, 4096};
@@ -288,7 +289,7 @@ static void test_record_half_written(void)
 
 /* A reader that reads while records of two lengths replace each other sees one or
  * the other, whole, every time. */
-static void test_record_atomic(void)
+UNIT_TEST(atomic, "a reader racing two records of different lengths sees one whole")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX";
 	int status, go[2];
@@ -334,7 +335,7 @@ static void test_record_atomic(void)
 /* What is at the record's place is replaced, never written through: a FIFO (no
  * reader: opening it would hang), a link (its target stays), an empty file, a file
  * with a NUL. A directory there fails. */
-static void test_record_hostile(void)
+UNIT_TEST(hostile, "a FIFO, link, empty or NUL file at the record's place is replaced")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128], other[128];
 	char names[256], *text;
@@ -391,7 +392,8 @@ static void test_record_hostile(void)
 }
 
 /* The record's directory: a link, a file, writable by others; made when missing. */
-static void test_record_hostile_dir(void)
+UNIT_TEST(hostile_dir,
+	  "a record directory that is a link, a file or open to all is refused")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", sub[160];
 	struct stat st;
@@ -421,15 +423,3 @@ static void test_record_hostile_dir(void)
 	settings_free(&F.s);
 	rm_rf(dir);
 }
-
-static const struct unit_test tests[] = {
-    {"record_fields", test_record_fields},
-    {"record_idle", test_record_idle},
-    {"record_failure", test_record_failure},
-    {"record_half_written", test_record_half_written},
-    {"record_atomic", test_record_atomic},
-    {"record_hostile", test_record_hostile},
-    {"record_hostile_dir", test_record_hostile_dir},
-    {NULL, NULL},
-};
-UNIT_MODULE(record, tests)

@@ -34,7 +34,7 @@ static int kmsg_root(char *dir)
 
 /* The kernel log: a summary line at the run's level, a warning per short cell, the
  * 1G route, a line per recovery; each one write to /dev/kmsg under the root. */
-static void test_record_kmsg(void)
+UNIT_TEST(record_kmsg, "the kernel log: summary, short cells, the 1G route, recoveries")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", buf[4096], want[2048];
 	const char *fmt =
@@ -93,7 +93,8 @@ static void test_record_kmsg(void)
 /* Under systemd, stdout is the journal, which reads the kernel log too: a line goes
  * to stdout alone, its level in systemd's prefix. Any other JOURNAL_STREAM (another
  * stream's, malformed, overflowing) leaves both. */
-static void test_record_journal(void)
+UNIT_TEST(record_journal,
+	  "under systemd a line goes to the journal alone, its level prefixed")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", path[128], buf[512], env[64];
 	static const char *const other[] = {
@@ -147,10 +148,3 @@ static void test_record_journal(void)
 	path_set_root(NULL);
 	rm_rf(dir);
 }
-
-static const struct unit_test tests[] = {
-    {"record_kmsg", test_record_kmsg},
-    {"record_journal", test_record_journal},
-    {NULL, NULL},
-};
-UNIT_MODULE(record_log, tests)

@@ -114,7 +114,7 @@ static bool same(const char *got, const char *want)
 	return false;
 }
 
-static void test_report_text(void)
+UNIT_TEST(text, "hugepar plan's text: topology, plan, mounts and problems")
 {
 	char *out;
 
@@ -147,7 +147,7 @@ static void test_report_text(void)
 }
 
 /* Nothing configured, disabled, no NUMA sysfs, no hugetlb, a note, workers set. */
-static void test_report_bare(void)
+UNIT_TEST(bare, "plan's text when disabled, bare, without NUMA or hugetlb")
 {
 	char *out;
 
@@ -190,7 +190,7 @@ static void test_report_bare(void)
 
 /* Counts of 20 digits and long cpulists push the columns, and are never cut; a
  * cpulist past the buffer is shown as "...". */
-static void test_report_wide(void)
+UNIT_TEST(wide, "20-digit counts and long cpulists widen columns, never cut")
 {
 	char *out, want[1024], list[512] = "";
 
@@ -308,7 +308,7 @@ static void check_plan_json(const struct json_val *p)
 	      num(c3, "current", 0) && num(c3, "target", 0));
 }
 
-static void test_report_json(void)
+UNIT_TEST(json, "hugepar plan --json: topology, plan and settings, each field")
 {
 	struct json_val v;
 	const struct json_val *s;
@@ -344,7 +344,8 @@ static void test_report_json(void)
 
 /* Hostile widths in JSON: numbers whole, the long cpulist whole, the overlong one
  * marked. */
-static void test_report_json_wide(void)
+UNIT_TEST(json_wide,
+	  "hostile widths in JSON: numbers and cpulists whole, overlong marked")
 {
 	const struct json_val *nodes, *c;
 	struct json_val v;
@@ -376,7 +377,7 @@ static void test_report_json_wide(void)
 }
 
 /* A problem with and without a key. */
-static void test_report_problem_line(void)
+UNIT_TEST(problem_line, "a settings problem's line, with and without a key")
 {
 	struct hp_problem with = {
 	    .origin = "a.conf:1", .key = "k", .value = "v", .message = "bad"};
@@ -395,14 +396,3 @@ static void test_report_problem_line(void)
 	CHECK(same(buf, "a.conf:1: k=v: bad\ncmdline: too long\n"));
 	free(buf);
 }
-
-static const struct unit_test tests[] = {
-    {"report_text", test_report_text},
-    {"report_bare", test_report_bare},
-    {"report_wide", test_report_wide},
-    {"report_json", test_report_json},
-    {"report_json_wide", test_report_json_wide},
-    {"report_problem_line", test_report_problem_line},
-    {NULL, NULL},
-};
-UNIT_MODULE(report, tests)

@@ -158,7 +158,8 @@ static pid_t holder(int *ctl)
 	return pid;
 }
 
-static void test_restore_lock_taken(void)
+UNIT_TEST(lock_taken,
+	  "the run lock: taken, its directory 0755 under any umask, taken again")
 {
 	struct stat st;
 
@@ -175,7 +176,7 @@ static void test_restore_lock_taken(void)
 
 /* Refused while another process holds it, until the deadline; taken as soon as the
  * holder lets go. */
-static void test_restore_lock_refused(void)
+UNIT_TEST(lock_refused, "the lock is refused while held, until the deadline, then taken")
 {
 	int ctl, status;
 	pid_t pid;
@@ -194,7 +195,7 @@ static void test_restore_lock_refused(void)
 }
 
 /* A holder killed with the lock held: the kernel lets it go with the process. */
-static void test_restore_lock_holder_dies(void)
+UNIT_TEST(lock_holder_dies, "a holder killed with the lock: the kernel lets it go")
 {
 	int ctl, status;
 	pid_t pid;
@@ -210,7 +211,7 @@ static void test_restore_lock_holder_dies(void)
 	cleanup();
 }
 
-static void test_restore_note_written(void)
+UNIT_TEST(note_written, "a restore note is written whole, replaced whole, removed once")
 {
 	char want[128];
 
@@ -235,7 +236,8 @@ static void test_restore_note_written(void)
 }
 
 /* A run killed between its raise and the put back: the next one puts it back. */
-static void test_restore_killed_run_undone(void)
+UNIT_TEST(killed_run_undone,
+	  "a run killed between raise and put back: the next one puts it back")
 {
 	struct restore_fix fix[HUGETLB_MAX_SIZES];
 	char line[256], want[256];
@@ -279,7 +281,7 @@ static void test_restore_killed_run_undone(void)
 }
 
 /* A note whose value someone changed since, or that its run never raised to. */
-static void test_restore_changed_since(void)
+UNIT_TEST(changed_since, "a note whose value someone changed since: theirs stands")
 {
 	struct restore_fix fix[HUGETLB_MAX_SIZES];
 	char line[256];
@@ -335,7 +337,7 @@ static void hostile_fixture(void)
 	CHECK(hugetlb_set_overcommit(2048, 300) == 0);
 }
 
-static void test_restore_note_empty(void)
+UNIT_TEST(note_empty, "an empty restore note is refused and kept")
 {
 	hostile_fixture();
 	put(NOTE, "");
@@ -344,7 +346,7 @@ static void test_restore_note_empty(void)
 	cleanup();
 }
 
-static void test_restore_note_garbage(void)
+UNIT_TEST(note_garbage, "garbage, fields out of order, signs, pid 0: the note refused")
 {
 	hostile_fixture();
 	put(NOTE, "\x7f"
@@ -367,7 +369,8 @@ static void test_restore_note_garbage(void)
 }
 
 /* A value of 20 digits past 2^64 - 1 is out of range, not the largest value. */
-static void test_restore_note_overflow(void)
+UNIT_TEST(note_overflow,
+	  "note values past 2^64-1 or pid_t are out of range; the largest is not")
 {
 	hostile_fixture();
 	put(NOTE, "before 99999999999999999999\nraised 300\npid 1\n");
@@ -395,7 +398,7 @@ static void test_restore_note_overflow(void)
 
 /* A note is a file of its own: a link to a note elsewhere is not read (the value it
  * names is not put back, what it points to is not removed). */
-static void test_restore_note_symlink(void)
+UNIT_TEST(note_symlink, "a link in a note's place is not read, nor its target removed")
 {
 	hostile_fixture();
 	put("/elsewhere", "before 5\nraised 300\npid 1\n");
@@ -408,7 +411,7 @@ static void test_restore_note_symlink(void)
 
 /* A FIFO (nothing writes to it) or a directory in a note's place: an error at once,
  * not a run that hangs in its open() until the boot's deadline. */
-static void test_restore_note_fifo(void)
+UNIT_TEST(note_fifo, "a FIFO or a directory in a note's place fails at once, no hang")
 {
 	hostile_fixture();
 	CHECK(mkfifo(at(NOTE), 0644) == 0);
@@ -421,7 +424,7 @@ static void test_restore_note_fifo(void)
 
 /* Names that are not a note of this form are not read: a temp file of a note half
  * written, another name. */
-static void test_restore_note_names(void)
+UNIT_TEST(note_names, "names not of a note's form are not read")
 {
 	struct restore_fix fix[HUGETLB_MAX_SIZES];
 	unsigned n = 77;
@@ -440,20 +443,3 @@ static void test_restore_note_names(void)
 	CHECK(overcommit() == 300);
 	cleanup();
 }
-
-static const struct unit_test tests[] = {
-    {"restore_lock_taken", test_restore_lock_taken},
-    {"restore_lock_refused", test_restore_lock_refused},
-    {"restore_lock_holder_dies", test_restore_lock_holder_dies},
-    {"restore_note_written", test_restore_note_written},
-    {"restore_killed_run_undone", test_restore_killed_run_undone},
-    {"restore_changed_since", test_restore_changed_since},
-    {"restore_note_empty", test_restore_note_empty},
-    {"restore_note_garbage", test_restore_note_garbage},
-    {"restore_note_overflow", test_restore_note_overflow},
-    {"restore_note_symlink", test_restore_note_symlink},
-    {"restore_note_fifo", test_restore_note_fifo},
-    {"restore_note_names", test_restore_note_names},
-    {NULL, NULL}};
-
-UNIT_MODULE(restore, tests)

@@ -8,7 +8,7 @@
 #include "result.h"
 #include "unit.h"
 
-static void test_result(void)
+UNIT_TEST(result, "a cell's status from what it got; the auto estimate's choice")
 {
 	struct hp_cell c = {
 	    .requested_set = true, .current = 10, .requested = 100, .target = 100};
@@ -54,7 +54,7 @@ static void test_result(void)
 	CHECK(release_at_least("7.0", 6, 19) && !release_at_least("", 6, 7));
 }
 
-static void test_judge(void)
+UNIT_TEST(judge, "a coordinator killed, pages in use, an engine note: each cell's reason")
 {
 	struct hp_cell cells[2] = {
 	    {.requested_set = true, .current = 0, .requested = 10, .target = 10},
@@ -86,7 +86,7 @@ static void test_judge(void)
 
 /* A node whose pages are all there, but whose worker could not bind itself to it, is
  * not ok; one short of pages says why it is short. */
-static void test_judge_bind(void)
+UNIT_TEST(judge_bind, "a worker that could not bind makes its node partial, not ok")
 {
 	struct hp_cell cells[2] = {
 	    {.requested_set = true, .current = 0, .requested = 10, .target = 10},
@@ -106,11 +106,3 @@ static void test_judge_bind(void)
 	CHECK(rc[0].status == HP_STATUS_PARTIAL &&
 	      strcmp(rc[0].reason, "4 of 10: node out of memory") == 0);
 }
-
-static const struct unit_test tests[] = {
-    {"result", test_result},
-    {"judge", test_judge},
-    {"judge_bind", test_judge_bind},
-    {NULL, NULL},
-};
-UNIT_MODULE(result, tests)

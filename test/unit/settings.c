@@ -11,7 +11,7 @@
 
 static struct hp_settings S;
 
-static void test_settings(void)
+UNIT_TEST(settings, "pages entries, commas, bad entries, the off switch, odd values")
 {
 	struct hp_settings *s = &S;
 
@@ -78,7 +78,7 @@ static void test_settings(void)
 
 /* Nothing is cut: long words, long node lists, many entries; a bare key is not a
  * value; NUL bytes in a file are found and say so. */
-static void test_settings_limits(void)
+UNIT_TEST(limits, "nothing cut: long words and lists, many entries; bare keys; NULs")
 {
 	struct hp_settings *s = &S;
 	char word[4096], *big;
@@ -139,10 +139,3 @@ static void test_settings_limits(void)
 	      strlen(s->problems[0].value) < 120);
 	settings_free(s);
 }
-
-static const struct unit_test tests[] = {
-    {"settings", test_settings},
-    {"settings_limits", test_settings_limits},
-    {NULL, NULL},
-};
-UNIT_MODULE(settings, tests)

@@ -74,7 +74,7 @@ static bool within_us(uint64_t got, uint64_t want)
 
 /* A at 1 ms (the fork) alone at 100 pages/s: 0.1 page by 2 ms, when B starts; then
  * 75 each: A's 99.9 left take 1332 ms; B's 200.1 left, alone, 2001 ms. */
-static void test_simclock_share(void)
+UNIT_TEST(share, "two allocators share the simulated CPU time to the microsecond")
 {
 	volatile uint64_t *done = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -100,7 +100,7 @@ out:
 
 /* A sleep takes its time; a poll ends when a child's report comes, or at its
  * timeout. */
-static void test_simclock_poll(void)
+UNIT_TEST(poll, "a simulated sleep takes its time; a poll ends at a report or timeout")
 {
 	struct pollfd pf;
 	uint64_t t0;
@@ -138,7 +138,7 @@ out:
 }
 
 /* A SIGKILL: the child is gone before anything else runs, at the same time. */
-static void test_simclock_kill(void)
+UNIT_TEST(kill, "a SIGKILLed child is gone before anything else runs, at the same time")
 {
 	uint64_t t0;
 	pid_t pid;
@@ -162,7 +162,7 @@ out:
 }
 
 /* The deadline's alarm cuts a sleep, and a write, at its time. */
-static void test_simclock_alarm(void)
+UNIT_TEST(alarm, "the deadline's alarm cuts a sleep and a write, never a reservation")
 {
 	uint64_t t0;
 
@@ -184,13 +184,3 @@ static void test_simclock_alarm(void)
 out:
 	cleanup();
 }
-
-static const struct unit_test tests[] = {
-    {"simclock_share", test_simclock_share},
-    {"simclock_poll", test_simclock_poll},
-    {"simclock_kill", test_simclock_kill},
-    {"simclock_alarm", test_simclock_alarm},
-    {NULL, NULL},
-};
-
-UNIT_MODULE(simclock, tests);

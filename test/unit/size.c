@@ -44,7 +44,7 @@ static bool pools(uint64_t kb, uint64_t n0, uint64_t n1)
 	       fixture_pool(0, kb).surplus == 0 && fixture_pool(1, kb).surplus == 0;
 }
 
-static void test_size_grows(void)
+UNIT_TEST(grows, "a size grows when a node's target is above its pool")
 {
 	struct hp_cell cells[4] = {{.current = 5, .target = 5},
 				   {.current = 0, .target = 0},
@@ -58,7 +58,7 @@ static void test_size_grows(void)
 }
 
 /* Per-node writes, one node after the other; nothing of the parallel path. */
-static void test_size_serial(void)
+UNIT_TEST(serial, "per-node writes, one node after another, nothing of the parallel path")
 {
 	static const char *const s[] = {"pages = 2M:100", NULL};
 	const struct hp_size_result *sr = &fx.j.rep.sr;
@@ -76,7 +76,7 @@ static void test_size_serial(void)
 }
 
 /* Exact mode shrinks first, with writes, whatever the method asked. */
-static void test_size_shrink(void)
+UNIT_TEST(shrink, "exact mode shrinks with writes, whatever method was asked")
 {
 	static const char *const s[] = {"mode = exact", "pages = 2M:100@1", NULL};
 
@@ -89,7 +89,7 @@ static void test_size_shrink(void)
 }
 
 /* One node shrinks, then a worker grows the other. */
-static void test_size_shrink_grow(void)
+UNIT_TEST(shrink_grow, "one node shrinks, then a worker grows the other")
 {
 	static const char *const s[] = {"mode = exact", "pages = 2M:100", "threads = 1",
 					NULL};
@@ -104,7 +104,7 @@ static void test_size_shrink_grow(void)
 
 /* The parallel path, and the reconcile after it: nothing to do when every worker's
  * pages landed on its node. */
-static void test_size_parallel(void)
+UNIT_TEST(parallel, "the parallel path, and a reconcile with nothing to do")
 {
 	static const char *const s[] = {"pages = 2M:100", "threads = 2", NULL};
 	const struct hp_size_result *sr = &fx.j.rep.sr;
@@ -122,7 +122,7 @@ static void test_size_parallel(void)
 /* With the workers on each other's nodes (the seam's misplace), node 1 gets node 0's
  * 100 and node 0 node 1's 50: the reconcile trims 50 from node 1 and tops node 0 up
  * by 50. */
-static void test_size_misplaced(void)
+UNIT_TEST(misplaced, "workers on each other's nodes: the reconcile trims and tops up")
 {
 	static const char *const s[] = {"pages = 2M:100@0 2M:50@1", "threads = 2", NULL};
 	const struct hp_size_result *sr = &fx.j.rep.sr;
@@ -137,7 +137,7 @@ static void test_size_misplaced(void)
 }
 
 /* Gigantic pages before Linux 6.19 go serial, and the note says why. */
-static void test_size_gigantic(void)
+UNIT_TEST(gigantic, "gigantic pages before Linux 6.19 go serial, and the note says why")
 {
 	static const char *const s[] = {"pages = 1G:2", "threads = 2", NULL};
 
@@ -149,7 +149,8 @@ static void test_size_gigantic(void)
 }
 
 /* method=auto without a probe: gigantic pages and two workers at once... */
-static void test_size_auto_gigantic(void)
+UNIT_TEST(auto_gigantic,
+	  "auto, gigantic pages and two workers at once: parallel, no probe")
 {
 	static const char *const s[] = {"pages = 1G:2", "threads = 2", NULL};
 
@@ -162,7 +163,7 @@ static void test_size_auto_gigantic(void)
 }
 
 /* ...or a worker on each of two nodes. */
-static void test_size_auto_two(void)
+UNIT_TEST(auto_two, "auto, a worker on each of two nodes: parallel, no probe")
 {
 	static const char *const s[] = {"pages = 2M:100", "threads = 2", NULL};
 
@@ -175,7 +176,7 @@ static void test_size_auto_two(void)
 
 /* The kernel refuses what the plan expected (gigantic overcommit): per-node writes
  * do it all, and the note says why. */
-static void test_size_refused(void)
+UNIT_TEST(refused, "the kernel refuses gigantic overcommit: per-node writes do it all")
 {
 	static const char *const s[] = {"pages = 1G:2", "threads = 2", NULL};
 
@@ -191,7 +192,7 @@ static void test_size_refused(void)
 }
 
 /* No node with work has CPUs for workers. */
-static void test_size_no_cpus(void)
+UNIT_TEST(no_cpus, "no node with work has CPUs: per-node writes, and the note says so")
 {
 	static const char *const s[] = {"pages = 2M:100", "threads = 2", NULL};
 
@@ -220,18 +221,18 @@ static void deadline_past(enum hp_method m)
 	fixture_remove(&fx);
 }
 
-static void test_size_deadline_serial(void)
+UNIT_TEST(deadline_serial, "past the deadline no node is written on the serial path")
 {
 	deadline_past(HP_METHOD_SERIAL);
 }
 
-static void test_size_deadline_parallel(void)
+UNIT_TEST(deadline_parallel, "past the deadline no node is written on the parallel path")
 {
 	deadline_past(HP_METHOD_PARALLEL);
 }
 
 /* A stop request, as the deadline. */
-static void test_size_stop(void)
+UNIT_TEST(stop, "a stop request ends the size as the deadline does")
 {
 	static const char *const s[] = {"pages = 2M:100", NULL};
 
@@ -246,7 +247,7 @@ static void test_size_stop(void)
 }
 
 /* A node that cannot be read is left, and named; a failed write is named. */
-static void test_size_unreadable(void)
+UNIT_TEST(unreadable, "a node whose pool cannot be read is left, and named")
 {
 	static const char *const s[] = {"pages = 2M:100", NULL};
 
@@ -262,7 +263,7 @@ static void test_size_unreadable(void)
 	fixture_remove(&fx);
 }
 
-static void test_size_write_fails(void)
+UNIT_TEST(write_fails, "a failed node write is named, and the other node still done")
 {
 	static const char *const s[] = {"pages = 2M:100", NULL};
 
@@ -278,7 +279,7 @@ static void test_size_write_fails(void)
 
 /* The commit fails: the workers' pages go with them, per-node writes do it all, and
  * the size is said to be done serially. */
-static void test_size_commit_fails(void)
+UNIT_TEST(commit_fails, "a failed commit: per-node writes do it all, said to be serial")
 {
 	static const char *const s[] = {"pages = 2M:100", "threads = 2", NULL};
 	const struct hp_size_result *sr = &fx.j.rep.sr;
@@ -292,25 +293,3 @@ static void test_size_commit_fails(void)
 	CHECK(strcmp(sr->failure, unit_errtext("the commit write failed: ", EIO)) == 0);
 	fixture_remove(&fx);
 }
-
-static const struct unit_test tests[] = {
-    {"size_grows", test_size_grows},
-    {"size_serial", test_size_serial},
-    {"size_shrink", test_size_shrink},
-    {"size_shrink_grow", test_size_shrink_grow},
-    {"size_parallel", test_size_parallel},
-    {"size_misplaced", test_size_misplaced},
-    {"size_gigantic", test_size_gigantic},
-    {"size_auto_gigantic", test_size_auto_gigantic},
-    {"size_auto_two", test_size_auto_two},
-    {"size_refused", test_size_refused},
-    {"size_no_cpus", test_size_no_cpus},
-    {"size_deadline_serial", test_size_deadline_serial},
-    {"size_deadline_parallel", test_size_deadline_parallel},
-    {"size_stop", test_size_stop},
-    {"size_unreadable", test_size_unreadable},
-    {"size_write_fails", test_size_write_fails},
-    {"size_commit_fails", test_size_commit_fails},
-    {NULL, NULL},
-};
-UNIT_MODULE(size, tests)

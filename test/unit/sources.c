@@ -88,7 +88,7 @@ static bool source(unsigned i, const char *name)
 
 /* One file: comments, blanks, spaces and CRs around keys and values, a line without
  * '=', a bad value, a NUL byte; each problem names the file and line. */
-static void test_sources_file(void)
+UNIT_TEST(file, "one settings file: comments, blanks, CRs, bad lines, each named")
 {
 	static const char text[] = "# settings\n"
 				   "pages = 2M:512 1G:2@1   # two sizes\n"
@@ -141,7 +141,7 @@ static void test_sources_file(void)
 /* FILE, then FILE.d/ *.conf in byte order of their names, then the kernel command
  * line: later wins. Hidden files and other names are not read; what is not a regular
  * file is named and skipped. */
-static void test_sources_order(void)
+UNIT_TEST(order, "FILE, then FILE.d/*.conf in byte order, then the command line")
 {
 	char file[128];
 
@@ -207,7 +207,8 @@ static void test_sources_order(void)
 }
 
 /* The digest is of the settings files, names and bytes: not of the command line. */
-static void test_sources_digest(void)
+UNIT_TEST(digest,
+	  "the digest covers the settings files' names and bytes, not the cmdline")
 {
 	char none[64], a[64], b[64];
 
@@ -252,7 +253,8 @@ static void test_sources_digest(void)
 
 /* The kernel's words: any whitespace between them, quotes, later wins, words that
  * only look like ours, and "--". */
-static void test_sources_cmdline(void)
+UNIT_TEST(cmdline,
+	  "the kernel's words: whitespace, quotes, look-alikes, and -- ending ours")
 {
 	settings_free(&S);
 	settings_load_cmdline(&S, "");
@@ -301,7 +303,7 @@ static void test_sources_cmdline(void)
 
 /* dracut's baked keys: /etc/cmdline, then /etc/cmdline.d/ *.conf in name order, under
  * the path layer's root; the running kernel's line comes after them. */
-static void test_sources_baked(void)
+UNIT_TEST(baked, "dracut's baked /etc/cmdline and cmdline.d, before the running kernel's")
 {
 	static const char nul[] = "rd.hugepar.threads=9\0rd.hugepar.threads=8";
 
@@ -340,10 +342,3 @@ static void test_sources_baked(void)
 	settings_free(&S);
 	tmpdir_remove();
 }
-
-static const struct unit_test tests[] = {
-    {"sources_file", test_sources_file},     {"sources_order", test_sources_order},
-    {"sources_digest", test_sources_digest}, {"sources_cmdline", test_sources_cmdline},
-    {"sources_baked", test_sources_baked},   {NULL, NULL},
-};
-UNIT_MODULE(sources, tests)

@@ -108,7 +108,7 @@ static int load(const char *dir, struct hp_record *r, char **said)
 	return rc;
 }
 
-static void test_status_load(void)
+UNIT_TEST(load, "a record loaded: none, every status hugepar writes, one it does not")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128];
 	struct hp_record r;
@@ -153,7 +153,7 @@ static void test_status_load(void)
 
 /* What may be at the record's place instead: nothing hangs, nothing half-read is
  * taken for a record. */
-static void test_status_hostile(void)
+UNIT_TEST(hostile, "a FIFO, trailing bytes after a NUL, a huge file: no hang, no record")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128];
 	static const char nul_after[] = "{\"status\": \"ok\"}\0{\"x\": 1}";
@@ -225,7 +225,7 @@ static size_t heap_in_use(void)
 
 /* A record refused after it parsed (a status hugepar does not write) keeps none of
  * what was parsed: the heap in use does not grow with each refusal. */
-static void test_status_refused(void)
+UNIT_TEST(refused, "a record refused after it parsed keeps nothing: the heap stays flat")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128];
 	size_t before, after;
@@ -254,7 +254,7 @@ static void test_status_refused(void)
 
 /* hugepar status: the run's line, notes, problems, the sizes and the cells that
  * say something, a route for what fell short. */
-static void test_status_text(void)
+UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells and the route")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128], *out, *said;
 	struct hp_record r;
@@ -322,7 +322,7 @@ static void test_status_text(void)
 }
 
 /* The settings files a run read against those there now: said when they differ. */
-static void test_status_settings(void)
+UNIT_TEST(settings, "the settings files a run read against those there now")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", conf[128], *said;
 	struct hp_settings s;
@@ -374,10 +374,3 @@ static void test_status_settings(void)
 	record_unload(&r);
 	rm_rf(dir);
 }
-
-static const struct unit_test tests[] = {
-    {"status_load", test_status_load},	       {"status_hostile", test_status_hostile},
-    {"status_refused", test_status_refused},   {"status_text", test_status_text},
-    {"status_settings", test_status_settings}, {NULL, NULL},
-};
-UNIT_MODULE(status, tests)

@@ -30,7 +30,7 @@ static bool handled(int sig)
 	       !(sa.sa_flags & SA_RESTART);
 }
 
-static void test_stop_signals(void)
+UNIT_TEST(signals, "TERM, INT, HUP and USR1 ask for a stop; ALRM only interrupts")
 {
 	static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1};
 	uint64_t later = now_ms() + HOUR_MS;
@@ -58,7 +58,7 @@ static void test_stop_signals(void)
 }
 
 /* A worker, forked from a process with no handlers: SIGUSR1 and SIGTERM stop it. */
-static void test_stop_worker(void)
+UNIT_TEST(worker, "a worker forked without handlers is stopped by SIGUSR1 and SIGTERM")
 {
 	static const int sigs[] = {SIGUSR1, SIGTERM};
 
@@ -107,7 +107,7 @@ static void deadline_checks(void)
 	CHECK(now.it_value.tv_sec == 0 && now.it_value.tv_usec == 0);
 }
 
-static void test_stop_deadline(void)
+UNIT_TEST(deadline, "the deadline's timer cuts a blocking read short and asks no stop")
 {
 	int status;
 	pid_t pid = fork();
@@ -121,11 +121,3 @@ static void test_stop_deadline(void)
 	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 	      WEXITSTATUS(status) == 0);
 }
-
-static const struct unit_test tests[] = {
-    {"stop_signals", test_stop_signals},
-    {"stop_worker", test_stop_worker},
-    {"stop_deadline", test_stop_deadline},
-    {NULL, NULL},
-};
-UNIT_MODULE(stop, tests)

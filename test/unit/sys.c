@@ -12,7 +12,7 @@
 #include "unit.h"
 
 /* Each clock between two readings of the kernel's own, in its unit: no durations. */
-static void test_sys_clocks(void)
+UNIT_TEST(clocks, "each clock lies between two of the kernel's readings, in its unit")
 {
 	struct timespec a, b;
 	uint64_t ms, us, ms2, boot;
@@ -67,7 +67,7 @@ static void exited(pid_t pid)
 	waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT);
 }
 
-static void test_sys_pid_gone(void)
+UNIT_TEST(pid_gone, "a pid is gone when it exited or is a zombie, not when stopped")
 {
 	pid_t pid;
 	int st;
@@ -107,10 +107,3 @@ static void test_sys_pid_gone(void)
 	CHECK(pid_gone(pid));
 	waitpid(pid, &st, 0);
 }
-
-static const struct unit_test tests[] = {
-    {"sys_clocks", test_sys_clocks},
-    {"sys_pid_gone", test_sys_pid_gone},
-    {NULL, NULL},
-};
-UNIT_MODULE(sys, tests)

@@ -90,7 +90,7 @@ static const char machine[] = "online 0-2,4-5,9\n"
 			      "node 5 cpus 4-7 mem 2G free 1G blocks=16 pool 2048:50\n"
 			      "node 7 cpus 8-9 mem 0 free 0 blocks=2\n";
 
-static void test_topology_machine(void)
+UNIT_TEST(machine, "a four-node machine: offline CPUs, CXL memory, pools and sizes")
 {
 	struct hp_topology t;
 	const struct hp_node *n;
@@ -160,7 +160,7 @@ static void test_topology_machine(void)
 
 /* One node with memory whose meminfo counts less than /proc/meminfo (struct pages
  * initialised lazily): the global figures are the node's. */
-static void test_topology_lazy_meminfo(void)
+UNIT_TEST(lazy_meminfo, "a node meminfo below /proc/meminfo's: the global figures used")
 {
 	struct hp_topology t;
 
@@ -193,7 +193,7 @@ static void test_topology_lazy_meminfo(void)
 }
 
 /* No NUMA sysfs: one node 0 with every online CPU and /proc/meminfo's memory. */
-static void test_topology_nonuma(void)
+UNIT_TEST(nonuma, "without NUMA sysfs: one node 0 with every CPU and all memory")
 {
 	struct hp_topology t;
 
@@ -224,7 +224,7 @@ static void test_topology_nonuma(void)
 	cleanup();
 }
 
-static void test_topology_no_hugetlb(void)
+UNIT_TEST(no_hugetlb, "a kernel without hugetlb: no sizes, the nodes still read")
 {
 	struct hp_topology t;
 
@@ -253,7 +253,7 @@ static bool error_is(const struct hp_topology *t, const char *file, int e)
 }
 
 /* What the kernel never shows: each is an error that names its file. */
-static void test_topology_errors(void)
+UNIT_TEST(errors, "what the kernel never shows is an error naming its file")
 {
 	struct hp_topology t;
 	char p[512];
@@ -291,7 +291,7 @@ static void test_topology_errors(void)
 }
 
 /* The online CPUs: none, a bad list, no file; and entries that are not nodes. */
-static void test_topology_online(void)
+UNIT_TEST(online, "online CPUs none, bad or missing; entries that are not nodes")
 {
 	struct hp_topology t;
 	char p[512];
@@ -332,7 +332,7 @@ static void test_topology_online(void)
 
 /* A pool the kernel fails to read is an error naming the node's pool; a node
  * without one (no memory) is not. */
-static void test_topology_pool_error(void)
+UNIT_TEST(pool_error, "a pool that fails to read is an error, a node without one is not")
 {
 	struct hp_topology t;
 	char want[256];
@@ -357,7 +357,7 @@ static void test_topology_pool_error(void)
 
 /* The base page and what is gigantic, from smaps and buddyinfo: arm64's three
  * granules, and nothing taken from a file not in the kernel's form. */
-static void test_topology_granule(void)
+UNIT_TEST(granule, "the base page and gigantic size for arm64's three granules")
 {
 	static const struct {
 		const char *granule;
@@ -400,16 +400,3 @@ static void test_topology_granule(void)
 	drop(&t);
 	cleanup();
 }
-
-static const struct unit_test tests[] = {
-    {"topology_granule", test_topology_granule},
-    {"topology_machine", test_topology_machine},
-    {"topology_lazy_meminfo", test_topology_lazy_meminfo},
-    {"topology_nonuma", test_topology_nonuma},
-    {"topology_no_hugetlb", test_topology_no_hugetlb},
-    {"topology_errors", test_topology_errors},
-    {"topology_online", test_topology_online},
-    {"topology_pool_error", test_topology_pool_error},
-    {NULL, NULL},
-};
-UNIT_MODULE(topology, tests)

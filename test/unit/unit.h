@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * unit.h - the unit tests' check and their lists, a list per module of the binary
- * (test/unit/NAME.c tests src/.../NAME.c or lib/NAME.c). test/unit/main.c runs each
- * test in a forked child under a time limit, so that a crash or a hang is that
+ * unit.h - the unit tests' check and their declaration, a file per module of the
+ * binary (test/unit/NAME.c tests src/.../NAME.c or lib/NAME.c). test/unit/main.c runs
+ * each test in a forked child under a time limit, so that a crash or a hang is that
  * test's failure and the others still run.
  */
 #ifndef HUGEPAR_UNIT_H
@@ -25,20 +25,16 @@ extern unsigned unit_passed, unit_failed, unit_skipped;
 		}                                                                        \
 	} while (0)
 
+/* A test, declared by UNIT_TEST: its module is its file's name (test/unit/plan.c:
+ * plan), and the runner keeps a module's tests in the order of their lines. */
 struct unit_test {
-	const char *name;
+	const char *file, *name, *description;
+	int line;
 	void (*fn)(void);
+	struct unit_test *next;
 };
 
-/* A module's tests: test/unit/NAME.c ends with UNIT_MODULE(NAME, its list), and the
- * runner finds it (a constructor adds it to the runner's list before main()). */
-struct unit_module {
-	const char *name;
-	const struct unit_test *tests; /* ends with {NULL, NULL} */
-	struct unit_module *next;
-};
-
-void unit_register(struct unit_module *m);
+void unit_register(struct unit_test *t);
 
 /* PREFIX followed by the C library's text for the error E ("...: I/O error" with
  * musl, "...: Input/output error" with glibc): what the binary writes, from the
@@ -55,11 +51,25 @@ bool unit_qemu_user(void);
 /* Count a skipped check; true, for CHECK(... || unit_skip()). */
 bool unit_skip(void);
 
-#define UNIT_MODULE(mod, list)                                                           \
-	static struct unit_module unit_module_##mod = {#mod, list, NULL};                \
-	__attribute__((constructor)) static void unit_register_##mod(void)               \
+/*
+ * UNIT_TEST(NAME, "DESCRIPTION") { ... }: the test MODULE.NAME ("plan.rounding" in
+ * test/unit/plan.c), declared once with a one-line description, as kmod's
+ * DEFINE_TEST. It defines the test's function and registers it (a constructor adds
+ * it to the runner's list before main()). test/unit/list.sh reads the same lines from
+ * the sources, so the name and its description stay on the line of UNIT_TEST( or the
+ * next, a plain string.
+ */
+#define UNIT_TEST(name_, desc)                                                           \
+	static void test_##name_(void);                                                  \
+	static struct unit_test unit_test_##name_ = {.file = __FILE__,                   \
+						     .name = #name_,                     \
+						     .description = desc,                \
+						     .line = __LINE__,                   \
+						     .fn = test_##name_};                \
+	__attribute__((constructor)) static void unit_register_##name_(void)             \
 	{                                                                                \
-		unit_register(&unit_module_##mod);                                       \
-	}
+		unit_register(&unit_test_##name_);                                       \
+	}                                                                                \
+	static void test_##name_(void)
 
 #endif

@@ -25,7 +25,7 @@ static int amount_rc(const char *str)
 }
 
 /* Counts, memory and shares: which the last character says. */
-static void test_values_amount(void)
+UNIT_TEST(amount, "counts, bytes and shares told apart by their last character")
 {
 	CHECK(amount_is("512", HP_AMOUNT_COUNT, 512));
 	CHECK(amount_is("0", HP_AMOUNT_COUNT, 0));
@@ -77,7 +77,7 @@ static int entry(const char *text, struct hp_entry *e, char *why, size_t wlen)
 	return value_entry(buf, e, why, wlen);
 }
 
-static void test_values_entry(void)
+UNIT_TEST(entry, "a pages entry SIZE:AMOUNT[@NODES], and what is wrong named")
 {
 	struct hp_entry e;
 	char why[160];
@@ -155,7 +155,7 @@ static int mount_of(const char *text, struct hp_mount *m, char *why, size_t wlen
 	return value_mount(buf, m, why, wlen);
 }
 
-static void test_values_mount(void)
+UNIT_TEST(mount, "a mount value SIZE:/PATH with its options, and what is wrong named")
 {
 	struct hp_mount m;
 	char why[160];
@@ -210,7 +210,8 @@ static void format(enum hp_amount_kind kind, uint64_t value, char *buf, size_t l
 	amount_format(&a, buf, len);
 }
 
-static void test_values_format(void)
+UNIT_TEST(format,
+	  "amounts written back as counts, sizes and shares, never past the buffer")
 {
 	char buf[32];
 
@@ -233,12 +234,3 @@ static void test_values_format(void)
 	format(HP_AMOUNT_PERCENT, 1250, buf, 4); /* cut, never past the buffer */
 	CHECK(strcmp(buf, "12.") == 0);
 }
-
-static const struct unit_test tests[] = {
-    {"values_amount", test_values_amount},
-    {"values_entry", test_values_entry},
-    {"values_mount", test_values_mount},
-    {"values_format", test_values_format},
-    {NULL, NULL},
-};
-UNIT_MODULE(values, tests)

@@ -52,7 +52,7 @@ static char *compare(const struct hp_record *r, struct pool_check *pc)
 	return text;
 }
 
-static void test_verify_compare(void)
+UNIT_TEST(compare, "the pools now against the record: drift and short cells said")
 {
 	struct hp_record r = {0};
 	struct pool_check pc;
@@ -124,7 +124,7 @@ static int run_verify(const struct hp_settings *s, const struct hp_record *r,
 	return rc;
 }
 
-static void test_verify_run(void)
+UNIT_TEST(run, "hugepar verify: on_short, the textfile, no record")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128], *out, *text;
 	struct hp_settings s;
@@ -193,10 +193,3 @@ static void test_verify_run(void)
 	json_free(&r.v);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
-
-static const struct unit_test tests[] = {
-    {"verify_compare", test_verify_compare},
-    {"verify_run", test_verify_run},
-    {NULL, NULL},
-};
-UNIT_MODULE(verify, tests)

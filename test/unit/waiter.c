@@ -53,7 +53,7 @@ static int file_is(const char *dir, const char *name, const char *want)
 	return ok;
 }
 
-static void test_waiter_files(void)
+UNIT_TEST(files, "a run's published pid, deadline and exit: atomic, links not followed")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", p[256];
 	uint64_t v = 7;
@@ -134,7 +134,7 @@ static pid_t run(const char *dir, int publish, bool linger)
 	return pid;
 }
 
-static void test_waiter_wait(void)
+UNIT_TEST(wait, "waiting for a run: none, its exit, no exit, past its deadline")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX";
 	struct wait_result w;
@@ -182,10 +182,3 @@ static void test_waiter_wait(void)
 	      WTERMSIG(status) == SIGTERM);
 	rm_rf(dir);
 }
-
-static const struct unit_test tests[] = {
-    {"waiter_files", test_waiter_files},
-    {"waiter_wait", test_waiter_wait},
-    {NULL, NULL},
-};
-UNIT_MODULE(waiter, tests)

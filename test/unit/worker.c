@@ -87,7 +87,7 @@ static void crew_free(struct crew *c)
 
 /* Claims of 10 pages until the work is gone; the pages are the node's surplus until
  * the worker is let go. */
-static void test_worker_reserve(void)
+UNIT_TEST(reserve, "claims of 10 pages until the work is gone, held as surplus")
 {
 	struct crew c;
 
@@ -110,7 +110,7 @@ static void test_worker_reserve(void)
 
 /* Once the count is settled, a claim is what is left over split: 25, 18, 14, 10, 8,
  * 6, 4, 3, 3, 2 and seven of 1. */
-static void test_worker_split(void)
+UNIT_TEST(split, "once the count is settled, claims split what is left")
 {
 	struct crew c;
 
@@ -128,7 +128,7 @@ static void test_worker_split(void)
 /* The kernel gives 30 surplus pages: claims of 64, 32 refused, 16 taken, 16 refused,
  * 8 taken... down to 1 refused, which ends the worker; the refused pages go back to
  * the work. */
-static void test_worker_enomem(void)
+UNIT_TEST(enomem, "claims halve after ENOMEM down to one page; refused pages go back")
 {
 	struct crew c;
 
@@ -146,7 +146,7 @@ static void test_worker_enomem(void)
 }
 
 /* Another refusal than ENOMEM (a size the kernel has not) ends it at once. */
-static void test_worker_refused(void)
+UNIT_TEST(refused, "a refusal other than ENOMEM ends the worker at once")
 {
 	struct crew c;
 
@@ -163,7 +163,7 @@ static void test_worker_refused(void)
 
 /* A failed bind is reported, and the worker reserves all the same: unbound, its
  * pages land on the lowest node (the 6.12 rule), not on its own. */
-static void test_worker_bind_failed(void)
+UNIT_TEST(bind_failed, "a failed bind is reported, and the worker reserves unbound")
 {
 	struct crew c;
 
@@ -181,7 +181,7 @@ static void test_worker_bind_failed(void)
 }
 
 /* A node the kernel does not know: the bind fails with the kernel's own error. */
-static void test_worker_bind_unknown(void)
+UNIT_TEST(bind_unknown, "a node the kernel does not know: the bind fails with its error")
 {
 	struct crew c;
 
@@ -196,7 +196,7 @@ static void test_worker_bind_unknown(void)
 }
 
 /* Told to stop before it starts, or past its deadline: no claim. */
-static void test_worker_stopped(void)
+UNIT_TEST(stopped, "a worker told to stop first, or past its deadline, claims nothing")
 {
 	struct crew c;
 
@@ -215,7 +215,7 @@ static void test_worker_stopped(void)
 }
 
 /* Workers of a node share its work: whatever each took, they took it all once. */
-static void test_worker_share(void)
+UNIT_TEST(share, "a node's workers share its work: all of it taken, once")
 {
 	struct crew c;
 	uint64_t held = 0;
@@ -240,7 +240,7 @@ static void test_worker_share(void)
 /* SIGUSR1 (its coordinator's stop) once it is at work on a slow node (100 pages a
  * second): it ends the claim it is in, claims no more, and reports what it holds;
  * the rest of the work is left to others. */
-static void test_worker_signal(void)
+UNIT_TEST(signal, "SIGUSR1 ends the claim in progress; the worker reports what it holds")
 {
 	static const char *const slow[] = {"sizes 2048", "release 6.12.0",
 					   "node 0 cpus 0-3 mem 8G free 7G",
@@ -263,17 +263,3 @@ static void test_worker_signal(void)
 	crew_free(&c);
 	fixture_remove(&fx);
 }
-
-static const struct unit_test tests[] = {
-    {"worker_reserve", test_worker_reserve},
-    {"worker_split", test_worker_split},
-    {"worker_enomem", test_worker_enomem},
-    {"worker_refused", test_worker_refused},
-    {"worker_bind_failed", test_worker_bind_failed},
-    {"worker_bind_unknown", test_worker_bind_unknown},
-    {"worker_stopped", test_worker_stopped},
-    {"worker_share", test_worker_share},
-    {"worker_signal", test_worker_signal},
-    {NULL, NULL},
-};
-UNIT_MODULE(worker, tests)
