@@ -58,9 +58,11 @@ tcase_long() {
 }
 # case_wanted NAME: whether TESTS asks for the case NAME (all, when it names none)
 case_wanted() {
-	local c
+	local c globs
 	[ -z "${HUGEPAR_CASES:-}" ] && return 0
-	for c in $HUGEPAR_CASES; do
+	# (read, not a bare $HUGEPAR_CASES: "b*" is a case glob, not the files here)
+	read -ra globs <<<"$HUGEPAR_CASES"
+	for c in "${globs[@]}"; do
 		# shellcheck disable=SC2053
 		[[ $1 == $c ]] && return 0
 	done
@@ -167,7 +169,7 @@ once() {
 # wanted NAME: within a case, whether NAME is wanted; outside one (a suite not yet
 # made of declared cases), whether the check NAME, up to its first ':', is wanted.
 wanted() {
-	local c
+	local c globs
 	if [ -n "$CASE" ]; then
 		return 0
 	fi
@@ -176,7 +178,8 @@ wanted() {
 		return 1
 	fi
 	[ -z "${HUGEPAR_CASES:-}" ] && return 0
-	for c in $HUGEPAR_CASES; do
+	read -ra globs <<<"$HUGEPAR_CASES"
+	for c in "${globs[@]}"; do
 		# shellcheck disable=SC2053
 		[[ ${1%%:*} == $c ]] && return 0
 	done
