@@ -4,6 +4,28 @@
 # conf.d order, precise messages for bad input. TESTS=cli:CASE runs only its work.
 . "$(dirname "$0")/lib.sh"
 
+tcase usage "no command, an unknown one, a bad option: exit 2; --help and --version"
+tcase no-record "status without a record: exit 3, and says where it looked"
+tcase unreadable "a sysroot that cannot be read: plan and apply fail, the record says why"
+tcase config "a settings file of good and bad lines: each problem named, the good kept"
+tcase confd "conf.d in name order, then the command line: the later wins"
+tcase nothing "plan with nothing configured says so, and what it read"
+tcase stale "status warns when the settings files changed since the run"
+tcase cmdline "the kernel command line from a record and from a plan"
+tcase prometheus "status --format=prometheus parses, with the run's and cells' values"
+tcase check "status --check: exit 0 as recorded, 65 when pages were lost since"
+tcase capped "a run the floor capped: status partial, --check of its pools passes"
+tcase verify "verify: on_short continue or fail, the textfile, no record"
+tcase boot-settings "the after-boot settings, each bad value named"
+tcase hostile "a FIFO, links and a directory in conf.d: named, not read, no hang"
+tcase nul "a NUL byte spoils its own line only"
+tcase long-word "a 3000-byte padded command-line word keeps both entries"
+tcase bare-key "a bare rd.hugepar.pages is a problem, not =1"
+tcase missing-config "--config of a missing file: exit 1, and says so"
+tcase big "counts of 2^64-1 and high bytes: the record reads back"
+tcase status-exit "status exits with the record's status; an unreadable record 4"
+tcase record-dir "a record directory that is a link, a file or open to others is refused"
+
 HP=$HP_BIN
 HPT=$HP_TEST_BIN
 SIMCTL=$HP_SIMCTL
@@ -29,38 +51,38 @@ fxs() {
 }
 sim() { "$HPT" --sysroot "$FXS" --simulate "$@"; }
 
-if wanted usage; then
-	"$HP" >/dev/null 2>&1; expect_eq "usage: no command: exit 2" $? 2
-	"$HP" frob >/dev/null 2>&1; expect_eq "usage: unknown command: exit 2" $? 2
-	"$HP" plan --method=fast >/dev/null 2>&1; expect_eq "usage: bad --method: exit 2" $? 2
-	"$HP" plan --bogus >/dev/null 2>&1; expect_eq "usage: unknown option: exit 2" $? 2
-	check "usage: --help prints usage" sh -c "'$HP' --help | grep -q '^Usage:'"
-	check "usage: --version" sh -c "'$HP' --version | grep -q '^hugepar [0-9]'"
-fi
-if wanted no-record; then
+t_usage() {
+	"$HP" >/dev/null 2>&1; expect_eq "no command: exit 2" $? 2
+	"$HP" frob >/dev/null 2>&1; expect_eq "unknown command: exit 2" $? 2
+	"$HP" plan --method=fast >/dev/null 2>&1; expect_eq "bad --method: exit 2" $? 2
+	"$HP" plan --bogus >/dev/null 2>&1; expect_eq "unknown option: exit 2" $? 2
+	check "--help prints usage" sh -c "'$HP' --help | grep -q '^Usage:'"
+	check "--version" sh -c "'$HP' --version | grep -q '^hugepar [0-9]'"
+}
+t_no_record() {
 	"$HP" status --record-dir "$OUT/none" >/dev/null 2>"$OUT/cli-status.err"
-	expect_eq "no-record: status without a record: exit 3" $? 3
-	check "no-record: status without a record: says where" grep -q "no record in $OUT/none" "$OUT/cli-status.err"
-fi
-if wanted unreadable; then
+	expect_eq "status without a record: exit 3" $? 3
+	check "status without a record: says where" grep -q "no record in $OUT/none" "$OUT/cli-status.err"
+}
+t_unreadable() {
 	"$HP" plan --sysroot "$OUT/nowhere" --config /dev/null >/dev/null 2>"$OUT/cli-sysroot.err"
-	expect_eq "unreadable: missing sysroot: exit 1" $? 1
-	check "unreadable: missing sysroot: says why" grep -q "cannot read the topology under $OUT/nowhere" "$OUT/cli-sysroot.err"
+	expect_eq "missing sysroot: exit 1" $? 1
+	check "missing sysroot: says why" grep -q "cannot read the topology under $OUT/nowhere" "$OUT/cli-sysroot.err"
 	rm -rf "$OUT/cli-rec"
 	"$HP" apply --sysroot "$OUT/nowhere" --config /dev/null --cmdline "rd.hugepar.pages=2M:8" \
 		--record-dir "$OUT/cli-rec" >/dev/null 2>&1
-	expect_eq "unreadable: apply: exit 1" $? 1
-	expect_eq "unreadable: apply: record says failed" \
+	expect_eq "apply: exit 1" $? 1
+	expect_eq "apply: record says failed" \
 		"$(jq -r '.status + ": " + .error' "$OUT/cli-rec/status.json")" \
 		"failed: cannot read the topology: /sys/devices/system/cpu/online: No such file or directory"
-	expect_eq "unreadable: apply: record keeps the settings" \
+	expect_eq "apply: record keeps the settings" \
 		"$(jq -r '.settings.pages[0].entry' "$OUT/cli-rec/status.json")" "2M:8"
-	check "unreadable: apply: record format" /usr/bin/python3 "$TOP/test/check-record.py" \
+	check "apply: record format" /usr/bin/python3 "$TOP/test/check-record.py" \
 		"$TOP/doc/record.md" "$OUT/cli-rec/status.json"
-fi
+}
 
 # A config file with good and bad lines: each problem names file:line, key and value.
-if wanted config; then
+t_config() {
 	rm -rf "$C" "$C.d"
 	cat >"$C" <<'CONF'
 # comment
@@ -74,7 +96,7 @@ no equals sign
 pages = 4M:1 2M:8@9
 CONF
 	plan --config "$C" --cmdline "" >"$OUT/cli-conf.out" 2>"$OUT/cli-conf.err"
-	expect_eq "config: bad lines: exit 64 (plan still made)" $? 64
+	expect_eq "bad lines: exit 64 (plan still made)" $? 64
 	for want in "$C:2: pages=2M:zz@0: amount 'zz' is malformed" \
 		"$C:3: bogus=1: unknown key" \
 		"$C:4: threads=many: expected 'auto' or a count from 1 to 4096" \
@@ -82,16 +104,16 @@ CONF
 		"$C:8: no equals sign=: expected KEY = VALUE" \
 		"$C:9: pages=4M:1: page size 4M is not offered by the kernel (it offers 2M 1G)" \
 		"$C:9: pages=2M:8@9: node 9 does not exist"; do
-		check "config: message: $want" grep -qF "$want" "$OUT/cli-conf.err"
+		check "message: $want" grep -qF "$want" "$OUT/cli-conf.err"
 	done
-	expect_eq "config: 7 messages" "$(wc -l <"$OUT/cli-conf.err")" 7
-	check "config: valid entries kept" grep -q "^0 *2M *0 *1024 *1024" "$OUT/cli-conf.out"
-	check "config: valid 1G entry kept" grep -q "^1 *1G *0 *2 *2" "$OUT/cli-conf.out"
-	check "config: mode and reserve taken" grep -q "^Plan: mode exact, reserve 1G per node" "$OUT/cli-conf.out"
-fi
+	expect_eq "7 messages" "$(wc -l <"$OUT/cli-conf.err")" 7
+	check "valid entries kept" grep -q "^0 *2M *0 *1024 *1024" "$OUT/cli-conf.out"
+	check "valid 1G entry kept" grep -q "^1 *1G *0 *2 *2" "$OUT/cli-conf.out"
+	check "mode and reserve taken" grep -q "^Plan: mode exact, reserve 1G per node" "$OUT/cli-conf.out"
+}
 
 # conf.d in name order, then the command line; later wins.
-if wanted confd; then
+t_confd() {
 	rm -rf "$C" "$C.d"
 	cat >"$C" <<'CONF'
 pages = 2M:100
@@ -103,122 +125,122 @@ CONF
 	echo "threads = 9" >"$C.d/30-c.conf.disabled"
 	echo "pages = 2M:7@1" >"$C.d/15-p.conf"
 	plan --config "$C" --cmdline "" --json >"$OUT/cli-merge.json" 2>&1
-	expect_eq "confd: last in name order wins" "$(jq -r .settings.threads "$OUT/cli-merge.json")" 3
-	expect_eq "confd: sources in order" \
+	expect_eq "last in name order wins" "$(jq -r .settings.threads "$OUT/cli-merge.json")" 3
+	expect_eq "sources in order" \
 		"$(jq -r '[.settings.sources[] | split("/") | last] | join(",")' "$OUT/cli-merge.json")" \
 		"cli.conf,10-a.conf,15-p.conf,20-b.conf"
-	expect_eq "confd: per-node override" "$(jq -c '[.plan.nodes[].sizes[0].target]' "$OUT/cli-merge.json")" "[100,7]"
+	expect_eq "per-node override" "$(jq -c '[.plan.nodes[].sizes[0].target]' "$OUT/cli-merge.json")" "[100,7]"
 	plan --config "$C" --cmdline "rd.hugepar.threads=6 rd.hugepar.pages=2M:50@0" --json >"$OUT/cli-merge2.json" 2>&1
-	expect_eq "confd: command line wins" "$(jq -r .plan.workers "$OUT/cli-merge2.json")" 6
-	expect_eq "confd: command line entry wins per node" \
+	expect_eq "command line wins" "$(jq -r .plan.workers "$OUT/cli-merge2.json")" 6
+	expect_eq "command line entry wins per node" \
 		"$(jq -c '[.plan.nodes[].sizes[0].target]' "$OUT/cli-merge2.json")" "[50,7]"
 	plan --config "$C" --cmdline "rd.hugepar=0" >"$OUT/cli-off.out" 2>&1
-	check "confd: off switch shown" grep -q "disabled: nothing will be done" "$OUT/cli-off.out"
-fi
+	check "off switch shown" grep -q "disabled: nothing will be done" "$OUT/cli-off.out"
+}
 
 # plan says what it read, and when nothing is configured, that and how to configure
-if wanted nothing; then
+t_nothing() {
 	plan --config /dev/null --cmdline "quiet" >"$OUT/cli-none.out" 2>&1
-	check "nothing: configured: says so" grep -q "^Nothing is configured: no 'pages =' in the settings files" "$OUT/cli-none.out"
-	check "nothing: settings read: listed" grep -qx "Settings read: /dev/null" "$OUT/cli-none.out"
-fi
+	check "configured: says so" grep -q "^Nothing is configured: no 'pages =' in the settings files" "$OUT/cli-none.out"
+	check "settings read: listed" grep -qx "Settings read: /dev/null" "$OUT/cli-none.out"
+}
 
 # status warns when the settings files changed since the run that made the record
-if wanted stale; then
+t_stale() {
 	fx
 	S=$OUT/cli-stale.conf
 	rm -rf "$S.d" "$OUT/cli-stale"
 	echo "pages = 2M:10" >"$S"
 	"$HP" apply --sysroot "$FX" --config "$S" --record-dir "$OUT/cli-stale" --cmdline "rd.hugepar=0" >/dev/null 2>&1
 	"$HP" status -d "$OUT/cli-stale" >/dev/null 2>"$OUT/cli-stale.err"
-	expect_eq "stale: settings unchanged: no warning" "$(cat "$OUT/cli-stale.err")" ""
+	expect_eq "settings unchanged: no warning" "$(cat "$OUT/cli-stale.err")" ""
 	mkdir -p "$S.d" && echo "mode = exact" >"$S.d/10-x.conf"
 	"$HP" status -d "$OUT/cli-stale" >/dev/null 2>"$OUT/cli-stale.err"
-	check "stale: a file added to .d: warns" grep -qF "warning: $S or $S.d has changed since this run read it" "$OUT/cli-stale.err"
+	check "a file added to .d: warns" grep -qF "warning: $S or $S.d has changed since this run read it" "$OUT/cli-stale.err"
 	rm -rf "$S.d" && echo "pages = 2M:20" >"$S"
 	"$HP" status -d "$OUT/cli-stale" --json >/dev/null 2>"$OUT/cli-stale.err"
-	check "stale: a changed file: warns (also with --json)" grep -qF "build it again (update-initramfs -u, or dracut -f)" "$OUT/cli-stale.err"
-fi
+	check "a changed file: warns (also with --json)" grep -qF "build it again (update-initramfs -u, or dracut -f)" "$OUT/cli-stale.err"
+}
 
 # --- after the boot: the kernel command line, Prometheus, --check, verify ---------
-if wanted cmdline; then
+t_cmdline() {
 	fx && fxs
-	expect_eq "cmdline: from the record" "$(sim cmdline --from record -d "$R")" \
+	expect_eq "from the record" "$(sim cmdline --from record -d "$R")" \
 		"hugepagesz=1G hugepages=1:1 hugepagesz=2M hugepages=0:100,1:100"
-	expect_eq "cmdline: from the plan" \
+	expect_eq "from the plan" \
 		"$("$HP" cmdline --sysroot "$FX" --config /dev/null --cmdline "rd.hugepar.pages=2M:64G@0,1G:16@1")" \
 		"hugepagesz=1G hugepages=1:16 hugepagesz=2M hugepages=0:32768"
-fi
-if wanted prometheus; then
+}
+t_prometheus() {
 	fxs
 	sim status -d "$R" --format=prometheus >"$OUT/cli.prom"
 	if /usr/bin/python3 "$TOP/test/check-prometheus.py" "$OUT/cli.prom" >"$OUT/cli.prom.txt" 2>&1; then
-		pass "prometheus: parsed by the Prometheus client's parser"
+		pass "parsed by the Prometheus client's parser"
 		for want in "hugepar_achieved_pages{node=0,size=2M} 100" "hugepar_requested_pages{node=1,size=1G} 1" \
 			"hugepar_live_pages{node=1,size=2M} 100" "hugepar_run_status{status=ok} 1" \
 			"hugepar_cell_status{node=0,size=2M,status=ok} 1" "hugepar_info{kernel=6.12.0,version=$("$HP" --version | cut -d' ' -f2)} 1"; do
-			check "prometheus: $want" grep -qxF "$want" "$OUT/cli.prom.txt"
+			check "$want" grep -qxF "$want" "$OUT/cli.prom.txt"
 		done
 	else
-		fail "prometheus: the parser refused it: $(tail -1 "$OUT/cli.prom.txt")"
+		fail "the parser refused it: $(tail -1 "$OUT/cli.prom.txt")"
 	fi
-fi
-if wanted check; then
+}
+t_check() {
 	fxs
 	sim status -d "$R" --check >"$OUT/cli-check.out"
-	expect_eq "check: status --check as recorded: exit 0" "$?" 0
+	expect_eq "status --check as recorded: exit 0" "$?" 0
 	"$SIMCTL" "$FXS" write 2048 0 40
 	sim status -d "$R" --check >"$OUT/cli-check.out"
-	expect_eq "check: status --check, pages lost since: exit 65" "$?" 65
-	check "check: status --check says where" grep -qF "node 0 2M: 40 pages now, 100 when the run ended" "$OUT/cli-check.out"
-fi
+	expect_eq "status --check, pages lost since: exit 65" "$?" 65
+	check "status --check says where" grep -qF "node 0 2M: 40 pages now, 100 when the run ended" "$OUT/cli-check.out"
+}
 # A run the floor capped: status says partial (64); --check compares the pools with
 # the record only, and they are as the run left them (0).
-if wanted capped; then
+t_capped() {
 	fxs
 	FXP=$OUT/fixtures/cli-sim-capped
 	"$TOP/test/mkfixture.sh" "$OUT/cli-sim.desc" "$FXP"
 	simp() { "$HPT" --sysroot "$FXP" --simulate "$@"; }
 	simp apply --config /dev/null -d "$OUT/cli-capped" --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.reserve=7100M" >/dev/null 2>&1
-	expect_eq "capped: status of a run the floor capped: exit 64" "$(simp status -d "$OUT/cli-capped" >/dev/null; echo $?)" 64
-	expect_eq "capped: status --check of a capped run, pools as it left them: exit 0" \
+	expect_eq "status of a run the floor capped: exit 64" "$(simp status -d "$OUT/cli-capped" >/dev/null; echo $?)" 64
+	expect_eq "status --check of a capped run, pools as it left them: exit 0" \
 		"$(simp status -d "$OUT/cli-capped" --check >"$OUT/cli-check-capped.out"; echo $?)" 0
-fi
-if wanted verify; then
+}
+t_verify() {
 	fxs
 	"$SIMCTL" "$FXS" write 2048 0 40 # 40 of the 100 pages the run left on node 0
 	mkdir -p "$OUT/cli-textfile"
 	rm -f "$OUT/cli-textfile/h.prom"
 	sim verify -d "$R" --config /dev/null --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.textfile=$OUT/cli-textfile/h.prom" >"$OUT/cli-verify.out"
-	expect_eq "verify: on_short = continue: short but exit 0" "$?" 0
-	check "verify: says what is short" grep -qF "node 0 2M: 40 of 100 pages asked for" "$OUT/cli-verify.out"
-	expect_eq "verify: the textfile, 0644" "$(stat -c %a "$OUT/cli-textfile/h.prom")" 644
-	check "verify: the textfile parses" sh -c "/usr/bin/python3 '$TOP/test/check-prometheus.py' '$OUT/cli-textfile/h.prom' >/dev/null"
+	expect_eq "on_short = continue: short but exit 0" "$?" 0
+	check "says what is short" grep -qF "node 0 2M: 40 of 100 pages asked for" "$OUT/cli-verify.out"
+	expect_eq "the textfile, 0644" "$(stat -c %a "$OUT/cli-textfile/h.prom")" 644
+	check "the textfile parses" sh -c "/usr/bin/python3 '$TOP/test/check-prometheus.py' '$OUT/cli-textfile/h.prom' >/dev/null"
 	sim verify -d "$R" --config /dev/null --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.on_short=fail" >/dev/null
-	expect_eq "verify: on_short = fail: exit 1" "$?" 1
+	expect_eq "on_short = fail: exit 1" "$?" 1
 	"$SIMCTL" "$FXS" write 2048 0 100
 	sim verify -d "$R" --config /dev/null --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.on_short=fail" >/dev/null
-	expect_eq "verify: on_short = fail, nothing short: exit 0" "$?" 0
+	expect_eq "on_short = fail, nothing short: exit 0" "$?" 0
 	sim verify -d "$OUT/no-record" --config /dev/null --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.on_short=fail" >"$OUT/cli-verify.out" 2>&1
-	expect_eq "verify: pages configured but no record, on_short = fail: exit 1" "$?" 1
+	expect_eq "pages configured but no record, on_short = fail: exit 1" "$?" 1
 	sim verify -d "$OUT/no-record" --config /dev/null --cmdline "" >/dev/null 2>&1
-	expect_eq "verify: nothing configured and no record: exit 0" "$?" 0
-fi
-if wanted boot-settings; then
+	expect_eq "nothing configured and no record: exit 0" "$?" 0
+}
+t_boot_settings() {
 	plan --config /dev/null --cmdline "rd.hugepar.on_short=maybe rd.hugepar.granularity=7 rd.hugepar.mount=2M:rel rd.hugepar.mount=3M:/x rd.hugepar.textfile=rel" >/dev/null 2>"$OUT/cli-after.err"
 	for want in "rd.hugepar.on_short=maybe: expected 'continue' or 'fail'" \
 		"rd.hugepar.granularity=7: expected 'auto', a size like 1G or a share like 2%" \
 		"rd.hugepar.mount=2M:rel: expected SIZE:/PATH[,owner=U][,group=G][,mode=OCTAL]" \
 		"rd.hugepar.mount=3M:/x: page size 3M is not offered by the kernel" \
 		"rd.hugepar.textfile=rel: expected an absolute path or 'none'"; do
-		check "boot-settings: after-boot settings: $want" grep -qF "$want" "$OUT/cli-after.err"
+		check "after-boot settings: $want" grep -qF "$want" "$OUT/cli-after.err"
 	done
-fi
+}
 
 # --- hostile input: nothing hangs, nothing is cut without a word ---------------------
 # A FIFO, a link to /dev/zero, a dangling link and a directory named *.conf in conf.d:
 # plan neither hangs nor reads them, and names each.
-if wanted hostile; then
+t_hostile() {
 	fx
 	rm -rf "$C.d" && mkdir -p "$C.d"
 	echo "threads = 4" >"$C"
@@ -229,77 +251,77 @@ if wanted hostile; then
 	echo "mode = exact" >"$C.d/50-ok.conf"
 	# (the timeout stops a hang, which would read as a failure)
 	timeout 10 "$HP" plan --sysroot "$FX" --config "$C" --cmdline "" --json >"$OUT/cli-hostile.json" 2>"$OUT/cli-hostile.err"
-	expect_eq "hostile: conf.d: plan returns (64: problems)" $? 64
+	expect_eq "conf.d: plan returns (64: problems)" $? 64
 	for want in "10-fifo.conf: a FIFO, not a regular file: not read" \
 		"20-zero.conf: a character device, not a regular file: not read" \
 		"30-dangling.conf: a symbolic link to nothing: not read" \
 		"40-dir.conf: a directory, not a regular file: not read"; do
-		check "hostile: conf.d: $want" grep -qF "$want" "$OUT/cli-hostile.err"
+		check "conf.d: $want" grep -qF "$want" "$OUT/cli-hostile.err"
 	done
-	expect_eq "hostile: conf.d: the good files still count" \
+	expect_eq "conf.d: the good files still count" \
 		"$(jq -c '[.settings.threads, .settings.mode]' "$OUT/cli-hostile.json")" '[4,"exact"]'
 	rm -rf "$C.d"
-fi
+}
 
 # A NUL byte spoils its own line only; a padded command-line word keeps its meaning.
-if wanted nul; then
+t_nul() {
 	rm -rf "$C.d"
 	printf 'threads = 3\nmode = ex\0act\ntimeout = 7\n' >"$C"
 	plan --config "$C" --cmdline "" --json >"$OUT/cli-nul.json" 2>"$OUT/cli-nul.err"
-	expect_eq "nul: the lines around it" \
+	expect_eq "the lines around it" \
 		"$(jq -c '[.settings.threads, .settings.timeout_ms, .settings.mode]' "$OUT/cli-nul.json")" '[3,7000,"grow"]'
-	check "nul: named" grep -qF "$C:2: a NUL byte in the line: not read" "$OUT/cli-nul.err"
-fi
-if wanted long-word; then
+	check "named" grep -qF "$C:2: a NUL byte in the line: not read" "$OUT/cli-nul.err"
+}
+t_long_word() {
 	pad=$(printf '%*s' 3000 '' | tr ' ' ';')
 	plan --config /dev/null --cmdline "rd.hugepar.pages=2M:1@0;${pad}2M:123@1" --json >"$OUT/cli-pad.json" 2>&1
-	expect_eq "long-word: a 3000-byte word: both entries" \
+	expect_eq "a 3000-byte word: both entries" \
 		"$(jq -c '[.plan.nodes[].sizes[0].requested]' "$OUT/cli-pad.json")" "[1,123]"
-fi
-if wanted bare-key; then
+}
+t_bare_key() {
 	plan --config /dev/null --cmdline "rd.hugepar.pages" >/dev/null 2>"$OUT/cli-bare.err"
-	expect_eq "bare-key: exit 64" $? 64
-	check "bare-key: not =1" grep -qF "rd.hugepar.pages=: expected rd.hugepar.pages=VALUE" "$OUT/cli-bare.err"
-fi
-if wanted missing-config; then
+	expect_eq "exit 64" $? 64
+	check "not =1" grep -qF "rd.hugepar.pages=: expected rd.hugepar.pages=VALUE" "$OUT/cli-bare.err"
+}
+t_missing_config() {
 	plan --config "$OUT/no-such.conf" >/dev/null 2>"$OUT/cli-noconf.err"
-	expect_eq "missing-config: --config of a missing file: exit 1" $? 1
-	check "missing-config: --config of a missing file: says so" grep -qF "$OUT/no-such.conf: No such file or directory" "$OUT/cli-noconf.err"
-fi
+	expect_eq "--config of a missing file: exit 1" $? 1
+	check "--config of a missing file: says so" grep -qF "$OUT/no-such.conf: No such file or directory" "$OUT/cli-noconf.err"
+}
 
 # Counts of 2^63 and more and bytes above 0x7f: the record reads back, in hugepar and
 # in a strict JSON parser (Python's: jq 1.6 rounds integers above 2^53).
-if wanted big; then
+t_big() {
 	fx
 	rm -rf "$OUT/cli-big"
 	"$HP" apply --sysroot "$FX" --config /dev/null --record-dir "$OUT/cli-big" \
 		--cmdline "rd.hugepar=0 rd.hugepar.pages=2M:18446744073709551615@0,2M:9223372036854775808@1 rd.hugepar.mode=$(printf 'ex\xff\x80')" >/dev/null 2>&1
-	expect_eq "big: counts: requested as given" \
+	expect_eq "counts: requested as given" \
 		"$(/usr/bin/python3 "$TOP/test/check-record.py" --get 'nodes[].sizes[0].requested' "$OUT/cli-big/status.json")" \
 		"18446744073709551615 9223372036854775808"
-	expect_eq "big: high bytes: escaped, read back (the code points)" \
+	expect_eq "high bytes: escaped, read back (the code points)" \
 		"$(jq -c '.settings.problems[0].value | explode' "$OUT/cli-big/status.json")" "[101,120,255,128]"
 	"$HP" status -d "$OUT/cli-big" >"$OUT/cli-big.out"
-	expect_eq "big: counts: status reads its record (disabled: exit 0)" $? 0
-	check "big: counts: status shows them" grep -q " 18446744073709551615 " "$OUT/cli-big.out"
-fi
+	expect_eq "counts: status reads its record (disabled: exit 0)" $? 0
+	check "counts: status shows them" grep -q " 18446744073709551615 " "$OUT/cli-big.out"
+}
 
 # status: the exit code follows the record; none and unreadable are told apart
-if wanted status-exit; then
+t_status_exit() {
 	mkdir -p "$OUT/cli-st"
 	for st in ok:0 partial:64 failed:1 disabled:0; do
 		jq -n --arg s "${st%%:*}" '{format: 2, status: $s, version: "x", kernel: "y"}' >"$OUT/cli-st/status.json"
 		"$HP" status -d "$OUT/cli-st" >/dev/null 2>&1
-		expect_eq "status-exit: status of a ${st%%:*} record: exit ${st#*:}" $? "${st#*:}"
+		expect_eq "status of a ${st%%:*} record: exit ${st#*:}" $? "${st#*:}"
 	done
 	echo '{"status": "ok", ' >"$OUT/cli-st/status.json"
 	"$HP" status -d "$OUT/cli-st" >/dev/null 2>&1
-	expect_eq "status-exit: status of an unreadable record: exit 4" $? 4
-fi
+	expect_eq "status of an unreadable record: exit 4" $? 4
+}
 
 # The record directory: a symbolic link, a plain file, or writable by others is
 # refused; one made under umask 077 is 0755.
-if wanted record-dir; then
+t_record_dir() {
 	fx
 	rm -rf "$OUT/cli-dir" "$OUT/cli-link" "$OUT/cli-file"
 	mkdir -p "$OUT/cli-dir"
@@ -307,21 +329,22 @@ if wanted record-dir; then
 	: >"$OUT/cli-file"
 	for d in cli-link cli-file; do
 		"$HP" apply --sysroot "$FX" --config /dev/null --record-dir "$OUT/$d" --cmdline "rd.hugepar=0" >/dev/null 2>"$OUT/$d.err"
-		expect_eq "record-dir: $d: refused" $? 1
-		check "record-dir: $d: says so" grep -q "the record directory $OUT/$d: " "$OUT/$d.err"
+		expect_eq "$d: refused" $? 1
+		check "$d: says so" grep -q "the record directory $OUT/$d: " "$OUT/$d.err"
 	done
 	if [ "$(id -u)" = 0 ]; then
 		chown 65534 "$OUT/cli-dir"
 		"$HP" apply --sysroot "$FX" --config /dev/null --record-dir "$OUT/cli-dir" --cmdline "rd.hugepar=0" >/dev/null 2>&1
-		expect_eq "record-dir: of another user: refused" $? 1
+		expect_eq "of another user: refused" $? 1
 		chown 0 "$OUT/cli-dir"
 	fi
 	chmod 0777 "$OUT/cli-dir"
 	"$HP" apply --sysroot "$FX" --config /dev/null --record-dir "$OUT/cli-dir" --cmdline "rd.hugepar=0" >/dev/null 2>&1
-	expect_eq "record-dir: writable by others: refused" $? 1
+	expect_eq "writable by others: refused" $? 1
 	rm -rf "$OUT/cli-dir"
 	(umask 077 && "$HP" apply --sysroot "$FX" --config /dev/null --record-dir "$OUT/cli-dir/rec" --cmdline "rd.hugepar=0" >/dev/null 2>&1)
-	expect_eq "record-dir: made under umask 077: 0755" "$(stat -c %a "$OUT/cli-dir/rec")" 755
-fi
+	expect_eq "made under umask 077: 0755" "$(stat -c %a "$OUT/cli-dir/rec")" 755
+}
 
+run_cases
 echo "cli: $(summary_line)"
