@@ -1,82 +1,150 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The tree's own checks: the shell (make syncheck), the interpreter the tests call,
-# the length of the C files and functions, make install and uninstall into a staging
-# directory, the cross build for arm64. Five cases: syncheck, interpreter, length,
-# install, cross.
+# the length of files and functions, make install and uninstall into a staging
+# directory, the cross build for arm64, and the unit tests' list read from the
+# sources against the one built.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
-wanted syncheck && check "syncheck: make syncheck" make --no-print-directory -s syncheck
+tcase syncheck "make syncheck: sh -n, bash -n and shellcheck on every script"
+tcase interpreter "the tests and benchmarks call /usr/bin/python3, not the first on PATH"
+tcase length "C files of at most 500 lines; C and shell functions of at most 70"
+tcase install "make install puts every file in place, uninstall takes them away"
+tcase cross "make ARCH=arm64 gives a static aarch64 binary that plans as the goldens"
+tcase unit-list "test/unit/list.sh lists the unit tests as build/unit --list does"
+
+t_syncheck() { check "make syncheck" make --no-print-directory -s syncheck; }
+
 # Debian's python3-* modules are served to /usr/bin/python3 only: the first
 # python3 on PATH may be another interpreter that does not see them.
-wanted interpreter && expect_eq "interpreter: the tests and benchmarks call /usr/bin/python3" \
-	"$(grep -nE '(^|[^/[:alnum:]_-])python3([[:space:]]|$)' test/*.sh bench/*.sh | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')" ""
+t_interpreter() {
+	expect_eq "the tests and benchmarks call /usr/bin/python3" \
+		"$(grep -nE '(^|[^/[:alnum:]_-])python3([[:space:]]|$)' test/*.sh bench/*.sh | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')" ""
+}
+
 # Files of at most 500 lines and functions of at most 70 (from the line that names
-# the function to its closing brace), the binary's and the tests' alike.
-if wanted length; then
-	c_files=(lib/*.[ch] src/*.[ch] src/*/*.[ch] test/sim/*.[ch] test/unit/*.[ch] test/*.c)
-	expect_eq "length: no C file over 500 lines" "$(wc -l "${c_files[@]}" | awk '$2 != "total" && $1 > 500 {print $2 " (" $1 ")"}')" ""
-	expect_eq "length: no function over 70 lines" "$(awk '
+# the function to its closing brace), the binary's and the tests' alike; shell
+# functions of at most 70 too, in every script of the tree.
+t_length() {
+	local c_files=(lib/*.[ch] src/*.[ch] src/*/*.[ch] test/sim/*.[ch] test/unit/*.[ch] test/*.c)
+	local sh_files=(module-setup.sh hook/*.sh test/*.sh bench/*.sh scripts/*.sh image/*.sh .ci/run
+		initramfs-tools/hooks/* initramfs-tools/scripts/*/*)
+	expect_eq "no C file over 500 lines" "$(wc -l "${c_files[@]}" | awk '$2 != "total" && $1 > 500 {print $2 " (" $1 ")"}')" ""
+	expect_eq "no function over 70 lines" "$(awk '
 		FNR == 1 { named = 0 }
 		/^[a-zA-Z].*\(/ && !/;[[:space:]]*$/ { named = FNR; name = $0 }
 		/^\{/ && named { start = named }
 		/^\}/ && start { if (FNR - start + 1 > 70) printf "%s:%d (%d lines) ", FILENAME, start, FNR - start + 1; start = 0 }
 	' "${c_files[@]}")" ""
-fi
-if wanted install; then
+	expect_eq "no shell function over 70 lines" "$(sh_functions "${sh_files[@]}" |
+		awk '$3 > 70 { printf "%s %s (%d lines) ", $1, $2, $3 }')" ""
+}
+
+# sh_functions FILE...: "FILE:LINE NAME LINES" for each shell function, from the line
+# that names it to the "}" (or ")") at that line's indentation which closes it; a
+# function of one line is left out
+sh_functions() {
+	awk '
+	FNR == 1 { n = 0 }
+	/^[[:space:]]*(function[[:space:]]+)?[A-Za-z_][A-Za-z0-9_:-]*[[:space:]]*\(\)[[:space:]]*[{(]?[[:space:]]*(#.*)?$/ {
+		n++
+		start[n] = FNR
+		indent[n] = $0
+		sub(/[^[:space:]].*$/, "", indent[n])
+		name[n] = $0
+		sub(/^[[:space:]]*(function[[:space:]]+)?/, "", name[n])
+		sub(/[[:space:]]*\(.*$/, "", name[n])
+		next
+	}
+	{
+		for (i = n; i >= 1; i--) {
+			rest = substr($0, length(indent[i]) + 1)
+			if (substr($0, 1, length(indent[i])) == indent[i] && rest ~ /^[})]([[:space:];|&<>].*)?$/) {
+				printf "%s:%d %s %d\n", FILENAME, start[i], name[i], FNR - start[i] + 1
+				n = i - 1
+				break
+			}
+		}
+	}' "$@"
+}
+
+t_install() {
+	local dracutdir f
 	rm -rf "$OUT/install"
 	# what 0.2 installed, under the number dracut-ng gives its own modules
 	dracutdir=$(pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
 	mkdir -p "$OUT/install/$dracutdir/90hugepar"
 	touch "$OUT/install/$dracutdir/90hugepar/module-setup.sh"
-	if make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
-		check "install: make install takes away 0.2's 90hugepar" test ! -e "$OUT/install/$dracutdir/90hugepar"
-		for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \
-			usr/share/man/man5/hugepar.conf.5 usr/share/man/man7/dracut-hugepar.7 \
-			usr/share/man/man7/hugepar-initramfs-tools.7 usr/share/initramfs-tools/hooks/hugepar \
-			usr/share/initramfs-tools/scripts/init-premount/hugepar usr/share/doc/hugepar/record.md \
-			"$dracutdir/$DRACUT_MODULE/module-setup.sh"; do
-			check "install: make install: $f" test -e "$OUT/install/${f#/}"
-		done
-		check "install: binary is static" sh -c "file -L hugepar | grep -q 'statically linked'"
-		make --no-print-directory -s uninstall DESTDIR="$OUT/install" PREFIX=/usr >>"$OUT/install.log" 2>&1
-		expect_eq "install: make uninstall: only the settings are left" \
-			"$(cd "$OUT/install" && find . -type f | sort)" "./etc/hugepar.conf"
-	else
-		fail "install: make install DESTDIR (see $OUT/install.log)"
+	if ! make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
+		fail "make install DESTDIR (see $OUT/install.log)"
+		return
 	fi
-fi
+	check "make install takes away 0.2's 90hugepar" test ! -e "$OUT/install/$dracutdir/90hugepar"
+	for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \
+		usr/share/man/man5/hugepar.conf.5 usr/share/man/man7/dracut-hugepar.7 \
+		usr/share/man/man7/hugepar-initramfs-tools.7 usr/share/initramfs-tools/hooks/hugepar \
+		usr/share/initramfs-tools/scripts/init-premount/hugepar usr/share/doc/hugepar/record.md \
+		"$dracutdir/$DRACUT_MODULE/module-setup.sh"; do
+		check "make install: $f" test -e "$OUT/install/${f#/}"
+	done
+	check "binary is static" sh -c "file -L hugepar | grep -q 'statically linked'"
+	make --no-print-directory -s uninstall DESTDIR="$OUT/install" PREFIX=/usr >>"$OUT/install.log" 2>&1
+	expect_eq "make uninstall: only the settings are left" \
+		"$(cd "$OUT/install" && find . -type f | sort)" "./etc/hugepar.conf"
+}
 
 # The cross build: make ARCH=arm64 gives a static aarch64 binary whose plans are the
 # goldens' (run under qemu-user), and a build given the build machine's uapi headers
 # (x86-64 system call numbers, which libnuma would call) stops.
-if wanted cross; then
-	X=$OUT/cross
+t_cross() {
+	local X=$OUT/cross
 	rm -rf "$X"
 	mkdir -p "$X"
 	if make --no-print-directory -s ARCH=arm64 >"$X/build.log" 2>&1; then
-		check "cross: make ARCH=arm64: a static aarch64 binary" \
+		check "make ARCH=arm64: a static aarch64 binary" \
 			sh -c "file -L build/arm64/hugepar | grep -q 'ARM aarch64.*statically linked'"
-		qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64)
-		if [ -n "$qemu" ]; then
-			for m in arm64-16k 2n-144cpu; do
-				"$TOP/test/mkfixture.sh" "test/machines/$m.desc" "$X/$m"
-				"$qemu" build/arm64/hugepar plan --sysroot "$X/$m" --config /dev/null --json \
-					>"$X/$m.json" 2>&1
-				check "cross: the arm64 binary's plan of $m is the golden's" \
-					cmp -s "$X/$m.json" "test/golden/$m.json"
-			done
-		else
-			fail "cross: no qemu-aarch64 (qemu-user-static, make deps)"
-		fi
+		cross_plans "$X"
 	else
-		fail "cross: make ARCH=arm64 (see $X/build.log)"
+		fail "make ARCH=arm64 (see $X/build.log)"
 		tail -n 5 "$X/build.log"
 	fi
 	make --no-print-directory -s ARCH=arm64 BUILD="$X/wrong" SYSROOT=build/arm64/sysroot \
 		MULTIARCH="$(gcc -print-multiarch)" UAPI=/usr/include >"$X/wrong.log" 2>&1
-	expect_eq "cross: the build machine's uapi headers stop the build" \
+	expect_eq "the build machine's uapi headers stop the build" \
 		"$? $(grep -c "static assertion failed: \"asm/unistd.h is not" "$X/wrong.log")" "2 4"
-fi
+}
+# cross_plans DIR: the arm64 binary's plans of two machines, under qemu-user
+cross_plans() {
+	local qemu m
+	qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64)
+	if [ -z "$qemu" ]; then
+		fail "no qemu-aarch64 (qemu-user-static, make deps)"
+		return
+	fi
+	for m in arm64-16k 2n-144cpu; do
+		"$TOP/test/mkfixture.sh" "test/machines/$m.desc" "$1/$m"
+		"$qemu" build/arm64/hugepar plan --sysroot "$1/$m" --config /dev/null --json \
+			>"$1/$m.json" 2>&1
+		check "the arm64 binary's plan of $m is the golden's" \
+			cmp -s "$1/$m.json" "test/golden/$m.json"
+	done
+}
+
+# TESTS=list reads the unit tests from their sources: the same list as the binary's,
+# every test with a description
+t_unit_list() {
+	local src=$OUT/unit-list.sources built=$OUT/unit-list.built
+	test/unit/list.sh >"$src"
+	if ! make --no-print-directory -s build/unit >"$OUT/unit-list.log" 2>&1; then
+		fail "make build/unit (see $OUT/unit-list.log)"
+		return
+	fi
+	build/unit --list >"$built"
+	check "test/unit/list.sh names unit tests" test -s "$src"
+	expect_eq "test/unit/list.sh = build/unit --list" "$(diff "$src" "$built")" ""
+	expect_eq "every unit test has a description" "$(awk -F '\t' '$2 == "" { print $1 }' "$src")" ""
+}
+
+run_cases
 echo "tree: $(summary_line)"
