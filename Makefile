@@ -107,7 +107,7 @@ $(SYSROOT)/musl-gcc.specs:
 	scripts/fetch-sysroot.sh $(ARCH) $(SYSROOT)
 
 # musl-gcc does not search the system include path: give it the kernel's uapi headers
-# (the binary checks their system call numbers: src/kernel/abi.c).
+# (the binary checks their system call numbers: src/kernel/live.c).
 $(KINC)/.stamp: $(SYSDEPS)
 	mkdir -p $(KINC)
 	ln -sfn $(UAPI)/linux $(KINC)/linux

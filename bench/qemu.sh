@@ -9,7 +9,7 @@
 #     monotonic clock, and where its time goes (bench/whole.sh); the same for 1G pages
 #     on 7.x, two nodes of one vCPU and one node of two (QEMU_ROUNDS_1G rounds, default
 #     5), and 2M and 1G together against each alone on 6.12 and 7.x (bench/mixed.sh);
-#  2. a thread sweep with init_on_alloc=1 (data for doc/threads-qemu.dat);
+#  2. a thread sweep with init_on_alloc=1 (its data in test/out/bench/threads-qemu.dat);
 #  3. the race to the real root (bench/race.sh): on Debian's 6.1, 6.12 and 7.x, no huge
 #     pages, the kernel's hugepages=N (parallel since 6.9; on 7.x also with
 #     hugepage_alloc_threads=2), its per-node hugepages=0:N,1:M (one node after the

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Fetch a Debian kernel for the boot tests: downloaded and extracted into DIR/KVER,
-# not installed; laid out as boot/vmlinuz-KVER, boot/config-KVER and
-# lib/modules/KVER, with modules.dep made by depmod -b, and KVER/packages naming the
-# packages extracted and their versions. Prints the kernel release. Nothing is done
-# when it is there already.
+# not installed; laid out as a root of its own (DIR/KVER/boot/vmlinuz-KVER,
+# .../boot/config-KVER, .../lib/modules/KVER), with modules.dep made by depmod -b, and
+# KVER/packages naming the packages extracted and their versions. Prints the kernel
+# release. Nothing is done when it is there already.
 #   fetch-kernel.sh DIR 6.1      linux-image-6.1.0-*-amd64-unsigned, Debian 12's kernel,
 #                                from Debian 12's archive (with an apt configuration
 #                                of its own, as for 7); nothing on a machine that has

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The tree's own checks: the shell (make syncheck), the interpreter the tests call,
 # the length of files and functions, make install and uninstall into a staging
-# directory, the cross build for arm64, and the unit tests' list read from the
-# sources against the one built.
+# directory, the cross build for arm64, the repository paths that docs and comments
+# name, and the unit tests' list read from the sources against the one built.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
@@ -12,6 +12,7 @@ tcase interpreter "the tests and benchmarks call /usr/bin/python3, not the first
 tcase length "C files of at most 500 lines; C and shell functions of at most 70"
 tcase install "make install puts every file in place, uninstall takes them away"
 tcase cross "make ARCH=arm64 gives a static aarch64 binary that plans as the goldens"
+tcase paths "every repository path a doc or a comment names exists"
 tcase unit-list "test/unit/list.sh lists the unit tests as build/unit --list does"
 
 t_syncheck() { check "make syncheck" make --no-print-directory -s syncheck; }
@@ -129,6 +130,12 @@ cross_plans() {
 		check "the arm64 binary's plan of $m is the golden's" \
 			cmp -s "$1/$m.json" "test/golden/$m.json"
 	done
+}
+
+# Docs and comments name files of the tree (test/check-paths.py): each must be there
+t_paths() {
+	expect_eq "every path named exists (test/check-paths.py)" \
+		"$(/usr/bin/python3 test/check-paths.py 2>&1 | tr '\n' ' ')" ""
 }
 
 # TESTS=list reads the unit tests from their sources: the same list as the binary's,

@@ -30,7 +30,7 @@ struct size_job {
 	uint64_t kb;
 	enum hp_method method;
 	uint64_t deadline;
-	uint64_t run_start;	 /* when the run began (now_ms()) */
+	uint64_t run_start;	 /* when the run began (clock_now_ms()) */
 	struct cell_note *notes; /* per node */
 	struct size_report rep;
 	uint64_t probe_ns; /* method=auto: a page's cost to one writer; 0: not probed */
