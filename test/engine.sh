@@ -5,7 +5,7 @@
 # phase, a worker, a coordinator or the main process killed, an overcommit value
 # that cannot be put back, both per-node write rules, surplus held by another
 # program, gigantic sizes, CPU-less nodes, 32 nodes, two runs at once. No root, and
-# this machine's pools are not touched. Each case writes a row of the fault matrix
+# this machine's pools are not touched. A fault case writes a row of the fault matrix
 # (test/out/fault-matrix-engine.tsv, doc/fault-matrix.md). A case has a fixture of
 # its name (test/out/engine/CASE); TESTS=engine:CASE runs only its work. Nothing
 # here passes or fails on how long a run took (bench/sim1g.sh prints that).
@@ -16,17 +16,74 @@ SIMCTL=$HP_SIMCTL
 FX=$OUT/engine
 MATRIX=$OUT/fault-matrix-engine.tsv
 
-# TESTS=list (HUGEPAR_LIST) names the cases, and needs none of this
-if [ -z "${HUGEPAR_LIST:-}" ]; then
+# the work of the fault cases: 200 2M pages a node, two workers
+ASK="rd.hugepar.pages=2M:200 rd.hugepar.threads=2"
+
+tcase grow "parallel growth on two nodes: pools, method and workers recorded"
+for rel in 6.1.0 6.12.0; do
+	tcase "free-$rel" "$rel: free pages already in the pool are held, the workers do the growth" t_free "$rel"
+done
+tcase probe "auto probes one page of one node, then the workers do the rest"
+tcase probe-2x1 "auto on two nodes of one CPU: no probe, a worker on each"
+tcase probe-3x1 "auto on three nodes of one CPU: probed"
+tcase probe-2x4 "auto on two nodes of four CPUs: probed"
+tcase refused "every reservation refused: per-node writes do the work, the record says so"
+tcase bind-failed "a worker that cannot bind to its node: the node is partial, not ok"
+tcase serial "per-node writes on two nodes"
+tcase exact "grow mode keeps a larger pool, exact mode shrinks it"
+for rel in 6.1.0 6.12.0; do
+	tcase "misplace-$rel" "$rel: workers on the wrong node: trimmed and topped up" t_misplace "$rel"
+done
+for rel in 6.1.0 6.12.0 "6.1.0 persistent"; do
+	set -- $rel
+	tcase "rule-$1${2:+-$2}" "$1${2:+, persistent rule}: a node's write beside another program's surplus" \
+		t_rule "$@"
+done
+for t in "6.1.0 0 2" "6.12.0 2 0" "6.15.0 2 0" "6.16.0 0 2" "7.2.0 0 2"; do
+	set -- $t
+	tcase "place-$1" "$1: an unbound program on node 1's CPUs: surplus $2 on node 0, $3 on node 1" \
+		t_place "$@"
+done
+tcase nonuma "no NUMA sysfs: the global write takes a persistent count"
+tcase inuse "exact mode meets pages in use: they stay surplus, the run is partial"
+tcase giant-6.1.0 "6.1: 1G pages by per-node writes, and the record says why"
+tcase granule-16k "16K pages: 32M pages by workers, 1G gigantic" t_granule 16k 16K 12
+tcase granule-4k "4K pages: 32M and 1G pages gigantic" t_granule 4k 4K 11
+tcase granule-64k "64K pages: 512M by workers, 1G not offered and named"
+tcase giant-short "1G short at run time: the record, status and kernel log name the route"
+tcase giant-short64 "1G short on 64 nodes: the whole route in the record and the log"
+tcase giant-short-ids "1G short on nodes of four-digit ids: the log points to the record"
+tcase giant-6.19.0 "6.19: 1G pages by workers"
+tcase giant-auto "6.19, auto: 1G pages on two nodes by workers without a probe"
+tcase giant-auto2 "6.19, auto: two 1G pages on one node by workers without a probe"
+tcase giant-auto1 "6.19, auto: one 1G page on one node: the probe decides"
+for rel in 6.12.0 6.19.0; do
+	tcase "both-$rel" "$rel: 2M and 1G together, in the order the release allows (the trace)" t_both "$rel"
+done
+tcase seeds-1g "the seeds' 1G machine: every node's 1472 pages by workers"
+tcase cpuless "a node without CPUs gets no workers, and is topped up"
+tcase n32 "32 nodes: every pool, a worker each"
+for phase in probe raise spawn collect commit restore release reconcile; do
+	tcase "deadline-$phase" "the deadline passes at $phase: everything put back" t_deadline "$phase"
+	tcase "term-$phase" "SIGTERM at $phase: interrupted, everything put back" t_term "$phase"
+	tcase "kill-$phase" "SIGKILL of the main process at $phase: recover puts it back" t_kill "$phase"
+done
+tcase kill-next "killed with the overcommit raised: the next run puts it back and says so"
+tcase worker-killed "every worker killed: the nodes topped up"
+tcase coord-killed "the 2M coordinator killed: 1G done, 2M not, its overcommit put back"
+tcase restore-fails "the overcommit cannot be put back: failed, its note kept for recover"
+tcase restore-retry "the overcommit put back at a second try: ok, and said"
+tcase clock "the simulated clock: the same run twice gives the same record"
+tcase clock-input "the simulated clock's bad settings are refused and named"
+tcase concurrent "two runs at once: the second waits for the first's lock"
+tcase busy "a second run gives up at its deadline while the first holds the lock"
+
+requires() {
 	if [ ! -x "$HP" ] || [ ! -x "$SIMCTL" ]; then
-		skip "engine: need hugepar-test and build/simctl (make check-fast)"
-		echo "engine: $(summary_line)"
-		exit 0
+		echo "need hugepar-test and build/simctl (make check-fast)"
+		return 1
 	fi
-	rm -rf "$FX"
-	mkdir -p "$FX"
-	: >"$MATRIX"
-fi
+}
 
 # machine NAME LINE...: a fixture from description lines (test/mkfixture.sh); $M is it
 machine() {
@@ -80,23 +137,24 @@ pools() {
 	echo "$out"
 }
 
-# settled NAME [SURPLUS]: overcommit as at the start, no surplus but what others
-# hold, no restore note, the record readable and true to the pools.
+# settled [LABEL [SURPLUS]]: overcommit as at the start, no surplus but what others
+# hold, no restore note, the record readable and true to the pools; LABEL begins the
+# checks' messages, where a case checks more than one run.
 settled() {
-	local name=$1
-	expect_eq "$name: overcommit put back" "$(glob nr_overcommit_hugepages)" "${OC:-0}"
+	local p=${1:+$1: }
+	expect_eq "${p}overcommit put back" "$(glob nr_overcommit_hugepages)" "${OC:-0}"
 	[ -d "$M/sys/kernel/mm/hugepages/hugepages-1048576kB" ] &&
-		expect_eq "$name: 1G overcommit put back" "$(glob nr_overcommit_hugepages 1048576)" 0
+		expect_eq "${p}1G overcommit put back" "$(glob nr_overcommit_hugepages 1048576)" 0
 	# what others held may have been turned into pool pages by the commit (the
 	# kernel does not tell whose surplus a page is): never more than they held
-	check "$name: no surplus left ($(glob surplus_hugepages))" test "$(glob surplus_hugepages)" -le "${2:-0}"
-	expect_eq "$name: no restore note" "$(notes)" 0
+	check "${p}no surplus left ($(glob surplus_hugepages))" test "$(glob surplus_hugepages)" -le "${2:-0}"
+	expect_eq "${p}no restore note" "$(notes)" 0
 	if [ -f "$REC/status.json" ]; then
-		check "$name: record format" /usr/bin/python3 "$TOP/test/check-record.py" \
+		check "${p}record format" /usr/bin/python3 "$TOP/test/check-record.py" \
 			"$TOP/doc/record.md" "$REC/status.json"
-		[ -d "$M/sys/devices/system/node" ] && expect_eq "$name: record = pools" \
+		[ -d "$M/sys/devices/system/node" ] && expect_eq "${p}record = pools" \
 			"$(field '[.nodes[].sizes[0].achieved | tostring] | join(" ")')" "$(pools)"
-		expect_eq "$name: exit code = record" "$RC" \
+		expect_eq "${p}exit code = record" "$RC" \
 			"$(field '{ok: 0, disabled: 0, partial: 64}[.status] // 1')"
 	fi
 }
@@ -113,311 +171,301 @@ row() {
 }
 
 # --- grow, exact, serial ------------------------------------------------------
-if wanted grow; then
+t_grow() {
 	two grow 6.12.0
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:100"
-	expect_eq "grow: pools" "$(pools)" "100 100"
-	expect_eq "grow: method" "$(field '.sizes[0].method')" parallel
-	expect_eq "grow: workers" "$(field '.sizes[0].workers')" 2
-	settled grow
+	expect_eq "pools" "$(pools)" "100 100"
+	expect_eq "method" "$(field '.sizes[0].method')" parallel
+	expect_eq "workers" "$(field '.sizes[0].workers')" 2
+	settled
 	row "none (parallel)"
-fi
+}
 
 # Free pages already in the pool absorb the workers' reservations (whatever their
 # node) and refuse node-bound ones larger than them: held while the workers work,
 # the growth is as parallel as from empty pools, and the record says who did it.
-for rel in 6.1.0 6.12.0; do
-	c=free-$rel
-	wanted $c || continue
-	two $c "$rel"
+t_free() { # RELEASE
+	two "free-$1" "$1"
 	sim setnode 2048 0 150
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:250"
-	expect_eq "$c: free pages: pools" "$(pools)" "250 250"
-	expect_eq "$c: free pages: the workers did it (method, by workers, topped up)" \
+	expect_eq "free pages: pools" "$(pools)" "250 250"
+	expect_eq "free pages: the workers did it (method, by workers, topped up)" \
 		"$(field '.sizes[0] | [.method, .pages_by_workers, .topped_up]')" '["parallel",350,0]'
-	settled "$c: free pages"
-done
+	settled "free pages"
+}
 
 # method=auto probes the first node with work only, with one page when the estimate
 # is clear from it (pages this dear): the others' first pages are not reserved one
 # node after the other before the workers start
-if wanted probe; then
+t_probe() {
 	two probe 6.12.0 "sim rate 2048 1:2000 4:8000"
 	run --method=auto --cmdline "rd.hugepar.pages=2M:200"
-	expect_eq "probe: auto: pools" "$(pools)" "200 200"
-	expect_eq "probe: auto: one page of one node probed, the workers did the rest (method, by workers, topped up)" \
+	expect_eq "auto: pools" "$(pools)" "200 200"
+	expect_eq "auto: one page of one node probed, the workers did the rest (method, by workers, topped up)" \
 		"$(field '.sizes[0] | [.method, .pages_by_workers, .topped_up]')" '["parallel",399,0]'
-	settled "probe: auto"
-fi
+	settled "auto"
+}
 
 # ... except where the parallel path would start two workers, one on each of two
 # nodes (a node of one CPU each): the probe (a fork, a write that changes nothing, a
 # page, the other node idle meanwhile) costs what going parallel could lose at worst,
 # so both nodes start at once. Three such nodes, or nodes of more CPUs, are probed.
-if wanted probe-2x1; then
+t_probe_2x1() {
 	machine probe-2x1 "sizes 2048 1048576" "release 6.12.0" "sim rate 2048 1:2000" \
 		"node 0 cpus 0 mem 8G free 7G" "node 1 cpus 1 mem 8G free 7G"
 	run --cmdline "rd.hugepar.pages=2M:150"
-	expect_eq "probe-2x1: two nodes of one CPU: no probe, a worker on each (method, note, by workers, workers)" \
+	expect_eq "two nodes of one CPU: no probe, a worker on each (method, note, by workers, workers)" \
 		"$(field '.sizes[0] | [.method, .method_note, .pages_by_workers, .workers]')" \
 		'["parallel","auto: a worker on each of two nodes: no probe",300,2]'
-	expect_eq "probe-2x1: two nodes of one CPU: pools" "$(pools)" "150 150"
-	settled "probe-2x1: two nodes of one CPU"
-fi
-if wanted probe-3x1; then
+	expect_eq "two nodes of one CPU: pools" "$(pools)" "150 150"
+	settled "two nodes of one CPU"
+}
+t_probe_3x1() {
 	machine probe-3x1 "sizes 2048 1048576" "release 6.12.0" "sim rate 2048 1:2000" \
 		"node 0 cpus 0 mem 8G free 7G" "node 1 cpus 1 mem 8G free 7G" "node 2 cpus 2 mem 8G free 7G"
 	run --cmdline "rd.hugepar.pages=2M:150"
-	expect_eq "probe-3x1: three nodes of one CPU: probed" "$(field '.sizes[0].method_note[:13]')" "auto: serial "
-	expect_eq "probe-3x1: three nodes of one CPU: pools" "$(pools)" "150 150 150"
-	settled "probe-3x1: three nodes of one CPU"
-fi
-if wanted probe-2x4; then
+	expect_eq "three nodes of one CPU: probed" "$(field '.sizes[0].method_note[:13]')" "auto: serial "
+	expect_eq "three nodes of one CPU: pools" "$(pools)" "150 150 150"
+	settled "three nodes of one CPU"
+}
+t_probe_2x4() {
 	two probe-2x4 6.12.0 "sim rate 2048 1:2000 4:8000"
 	run --cmdline "rd.hugepar.pages=2M:150@0,2M:150@1"
-	expect_eq "probe-2x4: two nodes of four CPUs: probed" "$(field '.sizes[0].method_note[:13]')" "auto: serial "
-fi
+	expect_eq "two nodes of four CPUs: probed" "$(field '.sizes[0].method_note[:13]')" "auto: serial "
+}
 
 # every reservation refused: per-node writes do the work, and the record says so
-if wanted refused; then
+t_refused() {
 	two refused 6.12.0
 	HUGEPAR_FAULT=reserve=ENOMEM run --method=parallel --cmdline "rd.hugepar.pages=2M:100"
-	expect_eq "refused: pools" "$(pools)" "100 100"
-	expect_eq "refused: the record tells the method that did the work" \
+	expect_eq "pools" "$(pools)" "100 100"
+	expect_eq "the record tells the method that did the work" \
 		"$(field '.sizes[0] | .method + ": " + .method_note')" \
 		"serial: workers reserved 0 of 200 pages; per-node writes did the rest"
-	settled refused
-fi
+	settled
+}
 
 # a worker that cannot bind itself to its node: its pages may land right all the same
 # (here the simulated kernel's 6.12 rule puts node 0's there), but the record does not
 # call the node ok, and the run is partial
-if wanted bind-failed; then
+t_bind_failed() {
 	two bind-failed 6.12.0
 	HUGEPAR_FAULT=bind=EINVAL run --method=parallel --cmdline "rd.hugepar.pages=2M:100@0"
-	expect_eq "bind-failed: pools" "$(pools)" "100 0"
-	expect_eq "bind-failed: status and exit" "$(field .status) $RC" "partial 64"
-	expect_eq "bind-failed: node 0 says why" \
+	expect_eq "pools" "$(pools)" "100 0"
+	expect_eq "status and exit" "$(field .status) $RC" "partial 64"
+	expect_eq "node 0 says why" \
 		"$(field '.nodes[0].sizes[0] | .status + ": " + .reason')" \
 		"partial: a worker could not bind itself to the node: Invalid argument"
-	settled bind-failed
-fi
+	settled
+}
 
-if wanted serial; then
+t_serial() {
 	two serial 6.12.0
 	run --method=serial --cmdline "rd.hugepar.pages=2M:100"
-	expect_eq "serial: pools" "$(pools)" "100 100"
-	settled serial
-fi
+	expect_eq "pools" "$(pools)" "100 100"
+	settled
+}
 
-if wanted exact; then
+t_exact() {
 	two exact 6.12.0
 	sim write 2048 0 50
 	run --cmdline "rd.hugepar.pages=2M:20@0"
-	expect_eq "exact: grow mode keeps the pool" "$(pools)" "50 0"
+	expect_eq "grow mode keeps the pool" "$(pools)" "50 0"
 	run --cmdline "rd.hugepar.pages=2M:20@0 rd.hugepar.mode=exact"
-	expect_eq "exact: shrunk" "$(pools)" "20 0"
-	settled exact
-fi
+	expect_eq "shrunk" "$(pools)" "20 0"
+	settled
+}
 
 # --- reconcile: misplaced pages trimmed, short nodes topped up --------------------
-for rel in 6.1.0 6.12.0; do
-	c=misplace-$rel
-	wanted $c || continue
-	two $c $rel
+t_misplace() { # RELEASE
+	two "misplace-$1" "$1"
 	HUGEPAR_FAULT=misplace run --method=parallel --cmdline "rd.hugepar.pages=2M:30@0"
-	expect_eq "$c: node 0 has its pages, node 1 none" "$(pools)" "30 0"
-	expect_eq "$c: trimmed, topped up" "$(field '.sizes[0] | [.trimmed, .topped_up]')" "[30,30]"
-	settled $c
-	[ $rel = 6.12.0 ] && row "workers on the wrong node"
-done
+	expect_eq "node 0 has its pages, node 1 none" "$(pools)" "30 0"
+	expect_eq "trimmed, topped up" "$(field '.sizes[0] | [.trimmed, .topped_up]')" "[30,30]"
+	settled
+	[ "$1" = 6.12.0 ] && row "workers on the wrong node"
+}
 
 # --- the kernel's two per-node write rules, with surplus held on another node ------
-for rel in 6.1.0 6.12.0 "6.1.0 persistent"; do
-	set -- $rel
-	c=rule-$1${2:+-$2}
-	wanted $c || continue
-	two $c "$1" ${2:+"sim rule persistent"}
+t_rule() { # RELEASE [persistent]
+	local held
+	two "rule-$1${2:+-$2}" "$1" ${2:+"sim rule persistent"}
 	sim overcommit 2048 10
 	coproc HOLD { exec "$SIMCTL" "$M" hold 2048 1 10; }
 	read -r held <&"${HOLD[0]}"
-	expect_eq "$c: another program holds 10 on node 1" "$held $(hp 1 surplus_hugepages)" "held 10"
+	expect_eq "another program holds 10 on node 1" "$held $(hp 1 surplus_hugepages)" "held 10"
 	run --method=serial --cmdline "rd.hugepar.pages=2M:40@0"
-	expect_eq "$c: node 0 exact, node 1 untouched" "$(pools) $(hp 1 surplus_hugepages)" "40 0 10"
+	expect_eq "node 0 exact, node 1 untouched" "$(pools) $(hp 1 surplus_hugepages)" "40 0 10"
 	sim setnode 2048 0 40
-	expect_eq "$c: a write that changes nothing changes nothing" "$(pools)" "40 0"
+	expect_eq "a write that changes nothing changes nothing" "$(pools)" "40 0"
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:60"
-	expect_eq "$c: parallel with their surplus" "$(pools)" "60 60"
-	OC=10 settled $c 10
+	expect_eq "parallel with their surplus" "$(pools)" "60 60"
+	OC=10 settled "" 10
 	kill "$HOLD_PID"
 	wait "$HOLD_PID" 2>/dev/null
-	expect_eq "$c: their pages go back when they exit" "$(sim show >/dev/null; glob surplus_hugepages)" 0
+	expect_eq "their pages go back when they exit" "$(sim show >/dev/null; glob surplus_hugepages)" 0
 	[ $# = 2 ] && row "another program holds surplus"
-done
+}
 
 # --- where a program without a policy gets its surplus pages, by release: on node
 # 1's CPUs, 6.1 and 6.16 on place them there, 6.12 on node 0 (test/guest-rules.sh
 # saw this on 6.1, 6.12 and 7.2: doc/kernel-notes.md)
-for t in "6.1.0 0 2" "6.12.0 2 0" "6.15.0 2 0" "6.16.0 0 2" "7.2.0 0 2"; do
-	set -- $t
-	c=place-$1
-	wanted $c || continue
-	two $c "$1"
+t_place() { # RELEASE NODE0 NODE1: the surplus pages each node gets
+	local held
+	two "place-$1" "$1"
 	sim overcommit 2048 2
 	coproc HOLD { exec "$SIMCTL" "$M" hold 2048 1 2 unbound; }
 	read -r held <&"${HOLD[0]}"
-	expect_eq "$c: surplus of a program on node 1 without a policy (node 0, node 1)" \
+	expect_eq "surplus of a program on node 1 without a policy (node 0, node 1)" \
 		"$held $(hp 0 surplus_hugepages) $(hp 1 surplus_hugepages)" "held $2 $3"
 	kill "$HOLD_PID"
 	wait "$HOLD_PID" 2>/dev/null
-done
+}
 
 # --- no NUMA sysfs: the global write takes a persistent count --------------------
-if wanted nonuma; then
+t_nonuma() {
 	machine nonuma "sizes 2048" "nonuma" "release 6.12.0" "node 0 cpus 0-1 mem 8G free 7G"
 	sim overcommit 2048 10
 	coproc HOLD { exec "$SIMCTL" "$M" hold 2048 0 10; }
 	read -r held <&"${HOLD[0]}"
 	run --method=serial --cmdline "rd.hugepar.pages=2M:20"
-	expect_eq "nonuma: 20 asked, 20 persistent" "$(($(glob nr_hugepages) - $(glob surplus_hugepages)))" 20
-	expect_eq "nonuma: record" "$(field '"\(.nodes[0].sizes[0].achieved) \(.status)"')" "20 ok"
+	expect_eq "20 asked, 20 persistent" "$(($(glob nr_hugepages) - $(glob surplus_hugepages)))" 20
+	expect_eq "record" "$(field '"\(.nodes[0].sizes[0].achieved) \(.status)"')" "20 ok"
 	kill "$HOLD_PID"
 	wait "$HOLD_PID" 2>/dev/null
-fi
+}
 
 # --- exact mode meets pages in use: they stay as surplus, and the record says so ---
-if wanted inuse; then
+t_inuse() {
 	two inuse 6.12.0
 	sim write 2048 0 50
 	coproc HOLD { exec "$SIMCTL" "$M" use 2048 0 30; }
 	read -r held <&"${HOLD[0]}"
 	run --cmdline "rd.hugepar.pages=2M:10@0 rd.hugepar.mode=exact"
-	expect_eq "inuse: exit 64" "$RC" 64
-	expect_eq "inuse: partial, with the reason" \
+	expect_eq "exit 64" "$RC" 64
+	expect_eq "partial, with the reason" \
 		"$(field '.nodes[0].sizes[0] | .status + ": " + .reason')" \
 		"partial: 20 pages in use stay as surplus until freed"
-	expect_eq "inuse: the pool is 10, 20 surplus" "$(pools) $(glob surplus_hugepages)" "10 0 20"
+	expect_eq "the pool is 10, 20 surplus" "$(pools) $(glob surplus_hugepages)" "10 0 20"
 	kill "$HOLD_PID"
 	wait "$HOLD_PID" 2>/dev/null
-	expect_eq "inuse: freed, the surplus goes" "$(sim show >/dev/null; glob surplus_hugepages) $(pools)" "0 10 0"
-fi
+	expect_eq "freed, the surplus goes" "$(sim show >/dev/null; glob surplus_hugepages) $(pools)" "0 10 0"
+}
 
 # --- gigantic pages, nodes without CPUs, many nodes -------------------------------
-if wanted giant-6.1.0; then
+t_giant_6_1_0() {
 	two giant-6.1.0 6.1.0
 	run --cmdline "rd.hugepar.pages=1G:2@0"
-	expect_eq "giant-6.1.0: 1G serial, and why" "$(field '.sizes[1] | .method + ": " + .method_note')" \
+	expect_eq "1G serial, and why" "$(field '.sizes[1] | .method + ": " + .method_note')" \
 		"serial: 1G pages cannot be overcommitted before Linux 6.19"
-	expect_eq "giant-6.1.0: 1G pages" "$(pools 1048576)" "2 0"
-	expect_eq "giant-6.1.0: status" "$(field .status)" ok
-	expect_eq "giant-6.1.0: none short: no kernel route" "$(field '.sizes[1].kernel_route')" ""
-fi
+	expect_eq "1G pages" "$(pools 1048576)" "2 0"
+	expect_eq "status" "$(field .status)" ok
+	expect_eq "none short: no kernel route" "$(field '.sizes[1].kernel_route')" ""
+}
 # What is gigantic is the kernel's granule (arm64): with 16K pages the largest buddy
 # block is 32M, so 32M pages go by workers before 6.19; with 4K pages they are
 # gigantic, done by per-node writes, first.
-for g in "16k 16K 12" "4k 4K 11"; do
-	set -- $g
-	wanted "granule-$1" || continue
+t_granule() { # NAME GRANULE ORDERS
 	machine "granule-$1" "sizes 2048 32768 1048576" "granule $2 $3" "release 6.12.0" \
 		"node 0 cpus 0-3 mem 8G free 7G" "node 1 cpus 4-7 mem 8G free 7G"
 	run --cmdline "rd.hugepar.pages=2M:20,32M:4,1G:1@0"
-	expect_eq "granule-$1: status" "$(field .status)" ok
-	expect_eq "granule-$1: pools 2M, 32M, 1G" "$(pools) $(pools 32768) $(pools 1048576)" "20 20 4 4 1 0"
+	expect_eq "status" "$(field .status)" ok
+	expect_eq "pools 2M, 32M, 1G" "$(pools) $(pools 32768) $(pools 1048576)" "20 20 4 4 1 0"
 	if [ "$1" = 16k ]; then
-		expect_eq "granule-$1: 32M by workers" "$(field '.sizes[1].method')" parallel
+		expect_eq "32M by workers" "$(field '.sizes[1].method')" parallel
 	else
-		expect_eq "granule-$1: 32M gigantic" "$(field '.sizes[1] | .method + ": " + .method_note')" \
+		expect_eq "32M gigantic" "$(field '.sizes[1] | .method + ": " + .method_note')" \
 			"serial: 32M pages cannot be overcommitted before Linux 6.19"
 	fi
-	expect_eq "granule-$1: 1G gigantic" "$(field '.sizes[2] | .method + ": " + .method_note')" \
+	expect_eq "1G gigantic" "$(field '.sizes[2] | .method + ": " + .method_note')" \
 		"serial: 1G pages cannot be overcommitted before Linux 6.19"
-	expect_eq "granule-$1: nothing left" "$(glob nr_overcommit_hugepages 32768) $(glob surplus_hugepages 32768)" "0 0"
-done
+	expect_eq "nothing left" "$(glob nr_overcommit_hugepages 32768) $(glob surplus_hugepages 32768)" "0 0"
+}
 
 # With 64K pages: 512M by workers; 1G, which settings written for x86 ask for, is not
 # offered there: a problem naming the sizes there are, and the others are done.
-if wanted granule-64k; then
+t_granule_64k() {
 	machine granule-64k "sizes 2048 524288 16777216" "granule 64K 14" "release 6.12.0" \
 		"node 0 cpus 0-3 mem 8G free 7G" "node 1 cpus 4-7 mem 8G free 7G"
 	run --method parallel --cmdline "rd.hugepar.pages=2M:20,512M:2,1G:1"
-	expect_eq "granule-64k: partial, exit 64" "$(field .status) $RC" "partial 64"
-	expect_eq "granule-64k: the problem names the sizes offered" \
+	expect_eq "partial, exit 64" "$(field .status) $RC" "partial 64"
+	expect_eq "the problem names the sizes offered" \
 		"$(field '.settings.problems[] | .value + ": " + .message')" \
 		"1G:1: page size 1G is not offered by the kernel (it offers 2M 512M 16G)"
-	expect_eq "granule-64k: pools 2M, 512M" "$(pools) $(pools 524288)" "20 20 2 2"
-	expect_eq "granule-64k: 512M by workers (asked), not refused as gigantic" \
+	expect_eq "pools 2M, 512M" "$(pools) $(pools 524288)" "20 20 2 2"
+	expect_eq "512M by workers (asked), not refused as gigantic" \
 		"$(field '.sizes[1] | .method + " " + (.pages_by_workers | tostring)')" "parallel 4"
-fi
+}
 
 # 1G short at runtime (node 1 has no free 1G range: its per-node write is refused):
 # the record, hugepar status and the kernel log name the kernel's own route
-if wanted giant-short; then
+t_giant_short() {
 	two giant-short 6.1.0
 	HUGEPAR_FAULT="write-node:2=ENOMEM" run --cmdline "rd.hugepar.pages=1G:2@0,1G:1@1,2M:10"
-	expect_eq "giant-short: 1G pools" "$(pools 1048576)" "2 0"
-	expect_eq "giant-short: the kernel's per-node route for the planned pools" \
+	expect_eq "1G pools" "$(pools 1048576)" "2 0"
+	expect_eq "the kernel's per-node route for the planned pools" \
 		"$(field '.sizes[1].kernel_route + " / " + .sizes[0].kernel_route')" \
 		"hugepagesz=1G hugepages=0:2,1:1 / "
 	"$HP" --sysroot "$M" --simulate status --record-dir "$REC" >"$M/status.txt" 2>&1
-	check "giant-short: hugepar status names the route" \
+	check "hugepar status names the route" \
 		grep -qF "add 'hugepagesz=1G hugepages=0:2,1:1' to the kernel command line" "$M/status.txt"
-	check "giant-short: the kernel log names it" grep -qF "add 'hugepagesz=1G hugepages=0:2,1:1'" "$M.log"
-fi
+	check "the kernel log names it" grep -qF "add 'hugepagesz=1G hugepages=0:2,1:1'" "$M.log"
+}
 # ... whole on a machine of many nodes (64 nodes: the route is over 300 characters)
-if wanted giant-short64; then
+t_giant_short64() {
 	lines=("sizes 2048 1048576" "release 6.1.0")
 	for n in $(seq 0 63); do lines+=("node $n cpus $n mem 2G free 2G"); done
 	machine giant-short64 "${lines[@]}"
 	HUGEPAR_FAULT="write-node=ENOMEM" run --cmdline "rd.hugepar.pages=1G:1"
-	expect_eq "giant-short64: 1G short on 64 nodes: the whole route" "$(field '.sizes[1].kernel_route')" \
+	expect_eq "1G short on 64 nodes: the whole route" "$(field '.sizes[1].kernel_route')" \
 		"hugepagesz=1G hugepages=$(seq -s, -f '%g:1' 0 63)"
-	check "giant-short64: the kernel log gives the whole route" \
+	check "the kernel log gives the whole route" \
 		grep -qF "add 'hugepagesz=1G hugepages=$(seq -s, -f '%g:1' 0 63)' to the kernel command line" "$M.log"
-fi
+}
 # ... and with node ids of four digits, a route too long for one kernel log line
-if wanted giant-short-ids; then
+t_giant_short_ids() {
 	lines=("sizes 2048 1048576" "release 6.1.0")
 	for n in $(seq 960 1023); do lines+=("node $n cpus $((n - 960)) mem 2G free 2G"); done
 	machine giant-short-ids "${lines[@]}"
 	HUGEPAR_FAULT="write-node=ENOMEM" run --cmdline "rd.hugepar.pages=1G:1"
-	expect_eq "giant-short-ids: 1G short, long ids: the whole route in the record" \
+	expect_eq "1G short, long ids: the whole route in the record" \
 		"$(field '.sizes[1].kernel_route')" "hugepagesz=1G hugepages=$(seq -s, -f '%g:1' 960 1023)"
-	check "giant-short-ids: the kernel log names the record's route rather than cut it" \
+	check "the kernel log names the record's route rather than cut it" \
 		grep -qF "the record's kernel_route has the parameters (hugepar status)" "$M.log"
-fi
-if wanted giant-6.19.0; then
+}
+t_giant_6_19_0() {
 	two giant-6.19.0 6.19.0
 	run --method=parallel --cmdline "rd.hugepar.pages=1G:2@0"
-	expect_eq "giant-6.19.0: 1G parallel" "$(field '.sizes[1].method')" parallel
-	expect_eq "giant-6.19.0: 1G pages" "$(pools 1048576)" "2 0"
-	OC=0 settled giant-6.19.0
-fi
+	expect_eq "1G parallel" "$(field '.sizes[1].method')" parallel
+	expect_eq "1G pages" "$(pools 1048576)" "2 0"
+	OC=0 settled
+}
 # auto: gigantic pages go to workers without a probe where two workers or more can
 # take pages at once (the probe would keep them waiting for its page): on two nodes,
 # and on one node with two pages to go; one page on one node is probed
-if wanted giant-auto; then
+t_giant_auto() {
 	two giant-auto 6.19.0
 	run --cmdline "rd.hugepar.pages=1G:1"
-	expect_eq "giant-auto: 1G on two nodes: parallel, no probe" \
+	expect_eq "1G on two nodes: parallel, no probe" \
 		"$(field '.sizes[1] | [.method, .method_note, .pages_by_workers]')" \
 		'["parallel","auto: 1G pages, 2 workers at once: no probe",2]'
-	expect_eq "giant-auto: 1G on two nodes: pages" "$(pools 1048576)" "1 1"
-	OC=0 settled "giant-auto: 1G on two nodes"
-fi
-if wanted giant-auto2; then
+	expect_eq "1G on two nodes: pages" "$(pools 1048576)" "1 1"
+	OC=0 settled "1G on two nodes"
+}
+t_giant_auto2() {
 	two giant-auto2 6.19.0
 	run --cmdline "rd.hugepar.pages=1G:2@1"
-	expect_eq "giant-auto2: 1G, one node, two pages: parallel, no probe" \
+	expect_eq "1G, one node, two pages: parallel, no probe" \
 		"$(field '.sizes[1] | [.method, .method_note]')" \
 		'["parallel","auto: 1G pages, 2 workers at once: no probe"]'
-	expect_eq "giant-auto2: 1G, one node, two pages: pages" "$(pools 1048576)" "0 2"
-fi
-if wanted giant-auto1; then
+	expect_eq "1G, one node, two pages: pages" "$(pools 1048576)" "0 2"
+}
+t_giant_auto1() {
 	two giant-auto1 6.19.0
 	run --cmdline "rd.hugepar.pages=1G:1@1"
-	expect_eq "giant-auto1: 1G, one page: the probe decides" "$(field '.sizes[1].method_note[:13]')" "auto: serial "
-	expect_eq "giant-auto1: 1G, one page: pages" "$(pools 1048576)" "0 1"
-fi
+	expect_eq "1G, one page: the probe decides" "$(field '.sizes[1].method_note[:13]')" "auto: serial "
+	expect_eq "1G, one page: pages" "$(pools 1048576)" "0 1"
+}
 # 2M and 1G pages together. Before 6.19 (1G by per-node writes, one node after the
 # other) the 1G work goes first and the 2M work after it: 2M pages taken beside it
 # used the free 1 GiB ranges of the nodes not yet written (6.12 in QEMU, bench/
@@ -439,228 +487,237 @@ coordinators() {
 		print n + 0, how
 	}' "$1"
 }
-for rel in 6.12.0 6.19.0; do
-	c=both-$rel
-	wanted $c || continue
-	two $c $rel "sim rate 2048 1:500" "sim rate 1048576 1:4"
+t_both() { # RELEASE
+	local how coord
+	two "both-$1" "$1" "sim rate 2048 1:500" "sim rate 1048576 1:4"
 	HUGEPAR_FAULT=trace run --cmdline "rd.hugepar.pages=2M:200,1G:1"
-	case $rel in
+	case $1 in
 	6.12.0) how="parallel serial" coord="0 -" ;;
 	*) how="parallel parallel" coord="2 together" ;;
 	esac
-	expect_eq "$c: 2M and 1G: pools, methods" \
+	expect_eq "2M and 1G: pools, methods" \
 		"$(pools) $(pools 1048576) $(field '"\(.sizes[0].method) \(.sizes[1].method)"')" \
 		"200 200 1 1 $how"
-	expect_eq "$c: coordinators, each begun before the other ended (the trace)" \
+	expect_eq "coordinators, each begun before the other ended (the trace)" \
 		"$(coordinators "$M.log")" "$coord"
-	OC=0 settled "$c: 2M and 1G"
-	if [ $rel = 6.12.0 ]; then
+	OC=0 settled "2M and 1G"
+	if [ "$1" = 6.12.0 ]; then
 		# the main process stopped at the 2M work's first phase (the probe; raise
 		# without one): the 1G pages are all there, no 2M page yet
-		two $c-stopped $rel "sim rate 2048 1:500" "sim rate 1048576 1:4"
+		two "both-$1-stopped" "$1" "sim rate 2048 1:500" "sim rate 1048576 1:4"
 		HUGEPAR_FAULT="probe=kill,raise=kill" run --cmdline "rd.hugepar.pages=2M:200,1G:1"
-		expect_eq "$c: at the 2M work's start: killed, 1G pools / 2M pools" \
+		expect_eq "at the 2M work's start: killed, 1G pools / 2M pools" \
 			"$RC $(pools 1048576) / $(pools)" "137 1 1 / 0 0"
 	fi
-done
+}
 # the seeds' 1G machine (test/machines/sim-12tb-1g.desc: 8 nodes, 1472 1G pages a
 # node, a page's cost derived from the kernel's 77 s, 8 times faster than
 # simulated): every node in parallel (how fast: bench/sim1g.sh)
-if wanted seeds-1g; then
+t_seeds_1g() {
 	M=$FX/seeds-1g
 	"$TOP/test/mkfixture.sh" "$TOP/test/machines/sim-12tb-1g.desc" "$M"
 	run --cmdline "rd.hugepar.pages=1G:1472"
-	expect_eq "seeds-1g: every node's pages" "$(pools 1048576)" "$(printf '1472 %.0s' $(seq 8) | sed 's/ $//')"
-	expect_eq "seeds-1g: status, parallel, by workers" \
+	expect_eq "every node's pages" "$(pools 1048576)" "$(printf '1472 %.0s' $(seq 8) | sed 's/ $//')"
+	expect_eq "status, parallel, by workers" \
 		"$(field '[.status, .sizes[1].method, .sizes[1].pages_by_workers]')" '["ok","parallel",11776]'
-	OC=0 settled seeds-1g
-fi
+	OC=0 settled
+}
 
-if wanted cpuless; then
+t_cpuless() {
 	machine cpuless "sizes 2048" "release 6.12.0" "node 0 cpus 0-3 mem 8G free 7G" "node 1 cpus - mem 8G free 7G"
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:40"
-	expect_eq "cpuless: pools" "$(pools)" "40 40"
-	expect_eq "cpuless: no workers there, topped up" \
+	expect_eq "pools" "$(pools)" "40 40"
+	expect_eq "no workers there, topped up" \
 		"$(field '[.nodes[1].workers, .sizes[0].topped_up]')" "[0,40]"
-	settled cpuless
-fi
+	settled
+}
 
-if wanted n32; then
+t_n32() {
 	lines=("sizes 2048" "release 6.12.0")
 	for n in $(seq 0 31); do lines+=("node $n cpus $((n * 2))-$((n * 2 + 1)) mem 2G free 2G"); done
 	machine n32 "${lines[@]}"
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:10"
-	expect_eq "n32: 32 nodes: every pool" "$(pools)" "$(printf '10 %.0s' $(seq 32) | sed 's/ $//')"
-	expect_eq "n32: 32 nodes: workers" "$(field '.sizes[0].workers')" 32
-	settled "n32: 32 nodes"
-fi
+	expect_eq "32 nodes: every pool" "$(pools)" "$(printf '10 %.0s' $(seq 32) | sed 's/ $//')"
+	expect_eq "32 nodes: workers" "$(field '.sizes[0].workers')" 32
+	settled "32 nodes"
+}
 
 # --- faults at every phase: the deadline, SIGTERM, SIGKILL of the main process -----
-ASK="rd.hugepar.pages=2M:200 rd.hugepar.threads=2"
-for phase in probe raise spawn collect commit restore release reconcile; do
-	how=--method=parallel ask=$ASK
-	# only auto probes, and not a worker on each of two nodes
-	[ $phase = probe ] && how=--method=auto ask="rd.hugepar.pages=2M:200 rd.hugepar.threads=4"
-	if wanted deadline-$phase; then
-		two deadline-$phase 6.12.0
-		HUGEPAR_FAULT="$phase=delay:400" run $how --cmdline "$ask rd.hugepar.timeout=0.3"
-		settled "deadline-$phase: the deadline passes"
-		row "deadline passes at $phase"
-	fi
-	if wanted term-$phase; then
-		two term-$phase 6.12.0
-		HUGEPAR_FAULT="$phase=term" run $how --cmdline "$ask"
-		case $phase in
-		restore | release | reconcile) ;; # the work is done by then
-		*) expect_eq "term-$phase: SIGTERM: interrupted" "$(field .interrupted)" true ;;
-		esac
-		settled "term-$phase: SIGTERM"
-		row "SIGTERM at $phase"
-	fi
-	if wanted kill-$phase; then
-		two kill-$phase 6.12.0
-		HUGEPAR_FAULT="$phase=kill" run $how --cmdline "$ask"
-		expect_eq "kill-$phase: SIGKILL: killed" "$RC" 137
-		sim show >/dev/null
-		left=("$(glob nr_overcommit_hugepages)" "$(glob surplus_hugepages)" "$(pools)")
-		"$HP" --sysroot "$M" --simulate recover >"$M.recover" 2>&1
-		expect_eq "kill-$phase: SIGKILL: recover" "$?" 0
-		LEFT_OC=${left[0]} LEFT_SURPLUS=${left[1]} LEFT_POOLS=${left[2]} \
-			row "SIGKILL of the main process at $phase" \
-			"recover: overcommit $(glob nr_overcommit_hugepages), surplus $(glob surplus_hugepages)"
-		REC=/nonexistent settled "kill-$phase: SIGKILL, then recover"
-	fi
-done
+# phase_run FAULT TIMEOUT: a run on $M, the seam's FAULT at a phase (PHASE=...), with
+# the method and settings that pass through that phase: only auto probes, and not a
+# worker on each of two nodes; TIMEOUT, a rd.hugepar.timeout or none
+phase_run() {
+	local how=--method=parallel ask=$ASK
+	case $1 in probe=*) how=--method=auto ask="rd.hugepar.pages=2M:200 rd.hugepar.threads=4" ;; esac
+	HUGEPAR_FAULT=$1 run $how --cmdline "$ask${2:+ rd.hugepar.timeout=$2}"
+}
+t_deadline() { # PHASE
+	two "deadline-$1" 6.12.0
+	phase_run "$1=delay:400" 0.3
+	settled "the deadline passes"
+	row "deadline passes at $1"
+}
+t_term() { # PHASE
+	two "term-$1" 6.12.0
+	phase_run "$1=term"
+	case $1 in
+	restore | release | reconcile) ;; # the work is done by then
+	*) expect_eq "SIGTERM: interrupted" "$(field .interrupted)" true ;;
+	esac
+	settled "SIGTERM"
+	row "SIGTERM at $1"
+}
+t_kill() { # PHASE
+	local left
+	two "kill-$1" 6.12.0
+	phase_run "$1=kill"
+	expect_eq "SIGKILL: killed" "$RC" 137
+	sim show >/dev/null
+	left=("$(glob nr_overcommit_hugepages)" "$(glob surplus_hugepages)" "$(pools)")
+	"$HP" --sysroot "$M" --simulate recover >"$M.recover" 2>&1
+	expect_eq "SIGKILL: recover" "$?" 0
+	LEFT_OC=${left[0]} LEFT_SURPLUS=${left[1]} LEFT_POOLS=${left[2]} \
+		row "SIGKILL of the main process at $1" \
+		"recover: overcommit $(glob nr_overcommit_hugepages), surplus $(glob surplus_hugepages)"
+	REC=/nonexistent settled "SIGKILL, then recover"
+}
 # the next apply does the same, and its record says so
-if wanted kill-next; then
+t_kill_next() {
 	two kill-next 6.12.0
 	HUGEPAR_FAULT="collect=kill" run --method=parallel --cmdline "$ASK"
-	expect_eq "kill-next: killed: overcommit left raised" "$(glob nr_overcommit_hugepages)" 400
+	expect_eq "killed: overcommit left raised" "$(glob nr_overcommit_hugepages)" 400
 	run --method=parallel --cmdline "$ASK"
-	expect_eq "kill-next: next run: recovered (size, found, put back, ok)" \
+	expect_eq "next run: recovered (size, found, put back, ok)" \
 		"$(field '[.recovered[] | [.size, .overcommit_found, .overcommit_put_back, .ok]]')" \
 		'[["2M",400,0,true]]'
-	expect_eq "kill-next: next run: pools" "$(pools)" "200 200"
-	settled "kill-next: next run"
-fi
+	expect_eq "next run: pools" "$(pools)" "200 200"
+	settled "next run"
+}
 
 # --- a worker killed; a coordinator killed --------------------------------------
-if wanted worker-killed; then
+t_worker_killed() {
 	two worker-killed 6.12.0
 	HUGEPAR_FAULT="reserve:2=kill" run --method=parallel --cmdline "$ASK"
-	expect_eq "worker-killed: pools topped up" "$(pools)" "200 200"
-	check "worker-killed: topped up" test "$(field '.sizes[0].topped_up')" -gt 0
-	settled worker-killed
+	expect_eq "pools topped up" "$(pools)" "200 200"
+	check "topped up" test "$(field '.sizes[0].topped_up')" -gt 0
+	settled
 	row "every worker killed"
-fi
+}
 
 # (two sizes at once: 2M grows while 1G shrinks in exact mode; a 1G size that grows
 # would go first, alone, in the main process)
-if wanted coord-killed; then
+t_coord_killed() {
 	two coord-killed 6.1.0
 	sim write 1048576 0 2
 	HUGEPAR_FAULT="commit=kill" run --method=parallel --cmdline "rd.hugepar.pages=2M:50,1G:1@0 rd.hugepar.mode=exact"
-	expect_eq "coord-killed: 1G done, 2M not" "$(pools 1048576) / $(pools)" "1 0 / 0 0"
-	expect_eq "coord-killed: the reason" "$(field '.nodes[0].sizes[0].reason')" \
+	expect_eq "1G done, 2M not" "$(pools 1048576) / $(pools)" "1 0 / 0 0"
+	expect_eq "the reason" "$(field '.nodes[0].sizes[0].reason')" \
 		"0 of 50: its coordinator was killed by SIGKILL"
-	expect_eq "coord-killed: overcommit put back" "$(field '.sizes[0].error')" \
+	expect_eq "overcommit put back" "$(field '.sizes[0].error')" \
 		"its coordinator was killed by SIGKILL; nr_overcommit_hugepages put back to 0 afterwards"
-	settled coord-killed
+	settled
 	row "the 2M coordinator killed"
-fi
+}
 
 # --- nr_overcommit_hugepages cannot be put back ------------------------------------
-if wanted restore-fails; then
+t_restore_fails() {
 	two restore-fails 6.12.0
 	HUGEPAR_FAULT="overcommit:2=EIO,overcommit:3=EIO" run --method=parallel --cmdline "$ASK"
-	expect_eq "restore-fails: exit 1, failed" "$RC $(field .status)" "1 failed"
-	expect_eq "restore-fails: says so" "$(field .error)" \
+	expect_eq "exit 1, failed" "$RC $(field .status)" "1 failed"
+	expect_eq "says so" "$(field .error)" \
 		"could not put nr_overcommit_hugepages back to 0: I/O error"
-	expect_eq "restore-fails: left raised, note kept" \
+	expect_eq "left raised, note kept" \
 		"$(glob nr_overcommit_hugepages) $(notes)" "400 1"
 	"$HP" --sysroot "$M" --simulate recover >/dev/null 2>&1
 	LEFT_OC=400 row "nr_overcommit_hugepages cannot be put back" "recover: overcommit $(glob nr_overcommit_hugepages)"
-	expect_eq "restore-fails: recover puts it back" "$(glob nr_overcommit_hugepages)" 0
-fi
-if wanted restore-retry; then
+	expect_eq "recover puts it back" "$(glob nr_overcommit_hugepages)" 0
+}
+t_restore_retry() {
 	two restore-retry 6.12.0
 	HUGEPAR_FAULT="overcommit:2=EIO" run --method=parallel --cmdline "$ASK"
-	expect_eq "restore-retry: fails once, ok after a second try" "$RC $(field '.sizes[0].error')" \
+	expect_eq "fails once, ok after a second try" "$RC $(field '.sizes[0].error')" \
 		"0 could not put nr_overcommit_hugepages back to 0: I/O error; nr_overcommit_hugepages put back to 0 afterwards"
-	settled restore-retry
-fi
+	settled
+}
 
 # --- the simulated clock: workers killed at their 6th claim on a machine with a cost
 # model; the same run twice gives the same record, to the millisecond and the measure,
 # and no run of this suite found the clock stuck or dead-locked
-if wanted clock; then
+t_clock() {
 	for i in 1 2; do
 		two clock 6.19.0 "sim rate 2048 1:100 2:190 4:350 8:600"
 		HUGEPAR_FAULT="reserve:6=kill" run --method=parallel --cmdline "rd.hugepar.pages=2M:1200"
 		field '[.duration_ms, .sizes[0].ms, .sizes[0].topped_up, [.nodes[].sizes[0].workers_rates]]' \
 			>"$FX/clock.$i"
 	done
-	expect_eq "clock: workers killed, their nodes topped up" \
+	expect_eq "workers killed, their nodes topped up" \
 		"$RC $(pools) $(field '[.status, .sizes[0].pages_by_workers, .sizes[0].topped_up]')" \
 		'0 1200 1200 ["ok",0,2400]'
-	expect_eq "clock: the same run twice, the same times and measures" \
+	expect_eq "the same run twice, the same times and measures" \
 		"$(cat "$FX/clock.2")" "$(cat "$FX/clock.1")"
-	expect_eq "clock: no clock stuck or dead-locked" \
+	expect_eq "no clock stuck or dead-locked" \
 		"$(grep -l 'hugepar-sim:' "$FX"/*.log | tr '\n' ' ')" ""
-	settled clock
-fi
+	settled
+}
 
 # --- the simulated clock's settings: a bad one is refused, and said
-if wanted clock-input; then
+t_clock_input() {
 	for line in "clock sometimes" "fork-us 99999999999999999999" "fork-us -1" "clock"; do
 		two clock-input 6.12.0 "sim $line"
 		run --cmdline "rd.hugepar.pages=2M:10"
-		expect_eq "clock-input: '$line': exit 1, said" \
+		expect_eq "'$line': exit 1, said" \
 			"$RC $(grep -c "line [0-9]*: not a setting of the simulated kernel: $line\$" "$M.log")" "1 1"
 	done
 	two clock-input 6.12.0
 	for v in fast "" host virtual; do
 		HUGEPAR_SIM_CLOCK=$v run --cmdline "rd.hugepar.pages=2M:10"
 		if [ "$v" = fast ]; then
-			expect_eq "clock-input: HUGEPAR_SIM_CLOCK=$v: exit 1, said" \
+			expect_eq "HUGEPAR_SIM_CLOCK=$v: exit 1, said" \
 				"$RC $(grep -c "HUGEPAR_SIM_CLOCK=fast: expected virtual or host" "$M.log")" "1 1"
 		else
-			expect_eq "clock-input: HUGEPAR_SIM_CLOCK=$v: ok" "$RC $(pools)" "0 10 10"
+			expect_eq "HUGEPAR_SIM_CLOCK=$v: ok" "$RC $(pools)" "0 10 10"
 		fi
 	done
-	settled clock-input
-fi
+	settled
+}
 
 # --- two runs at once: the second starts once the first holds the lock -----------
 # (on the host's clock: two runs that interleave in the host's time)
-if wanted concurrent; then
+t_concurrent() {
 	export HUGEPAR_SIM_CLOCK=host
 	two concurrent 6.12.0
 	FAULT=reserve=delay:100 start "$M.first" --record-dir "$M/rec-a" --method=parallel --cmdline "$ASK"
 	a=$!
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:250"
 	wait $a
-	expect_eq "concurrent: the first ran" "$?" 0
-	expect_eq "concurrent: the second waited and ran" "$RC $(pools)" "0 250 250"
-	settled concurrent
+	expect_eq "the first ran" "$?" 0
+	expect_eq "the second waited and ran" "$RC $(pools)" "0 250 250"
+	settled
 	unset HUGEPAR_SIM_CLOCK
-fi
+}
 # ... and gives up at its deadline while the first holds it; the first, stopped by
 # SIGTERM only once the second has given up, leaves things as they were
-if wanted busy; then
+t_busy() {
 	export HUGEPAR_SIM_CLOCK=host
 	two busy 6.12.0
 	FAULT=reserve:1=delay:60000 start "$M.first" --record-dir "$M/rec-a" --method=parallel \
 		--cmdline "rd.hugepar.pages=2M:300"
 	a=$!
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:400 rd.hugepar.timeout=0.1"
-	expect_eq "busy: exit 75" "$RC" 75
-	expect_eq "busy: the record says why" "$(field '.status + ": " + .error')" \
+	expect_eq "exit 75" "$RC" 75
+	expect_eq "the record says why" "$(field '.status + ": " + .error')" \
 		"failed: another hugepar apply held the lock until the deadline"
 	kill -TERM $a
 	wait $a
-	REC=$M/rec-a RC=$? settled "busy: the first"
+	REC=$M/rec-a RC=$? settled "the first"
 	unset HUGEPAR_SIM_CLOCK
-fi
+}
 
+# each run's fixture and the fault matrix, new
+if [ -z "${HUGEPAR_LIST:-}" ]; then
+	rm -rf "$FX"
+	mkdir -p "$FX"
+	: >"$MATRIX"
+fi
+run_cases
 echo "engine: $(summary_line)"
