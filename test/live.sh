@@ -10,19 +10,41 @@ HP=$TOP/hugepar-test
 H=/sys/kernel/mm/hugepages
 S2=$H/hugepages-2048kB
 
-# TESTS=list (HUGEPAR_LIST) names the cases, and needs none of this
-if [ -z "${HUGEPAR_LIST:-}" ] && { [ "$(id -u)" != 0 ] || [ ! -w "$S2/nr_hugepages" ]; }; then
-	skip "live: need root and a writable $S2 (2M huge pages)"
-	echo "live: $(summary_line)"
-	exit 0
-fi
+tcase parallel "parallel, 1 GiB a node: pools, method, status, the record"
+tcase serial "per-node writes, 2 GiB a node"
+tcase capped "more than free memory: capped at free less the floor, which is kept"
+tcase deadline "a deadline of 50 ms: timed out, everything put back"
+tcase sigterm "SIGTERM once pages arrive: interrupted, the pages got kept, the rest put back"
+tcase grow "grow mode keeps a larger pool, and says why"
+tcase exact "exact mode shrinks a larger pool"
+tcase chunk-refused "a refused chunk shrinks the chunk size, and the work goes on"
+tcase reconcile "every reservation refused: per-node writes top each node up"
+tcase fallback "the overcommit raise refused: per-node writes, and the record says why"
+tcase write-fails "a failing sysfs write: the cell failed, with the reason"
+tcase disabled "rd.hugepar=0: nothing touched, the record says disabled"
+tcase bad-option "bad settings named in the record; the valid entry still applied"
+tcase concurrent "two runs at once: the second waits for the lock; overcommit as it began"
+tcase killed "killed with workers holding surplus: the next run puts the overcommit back"
+tcase verify "verify mounts hugetlbfs once, and names a path another file system holds"
+tcase sanitizers "a run of the engine under AddressSanitizer and UBSan"
 
+requires() {
+	if [ "$(id -u)" != 0 ] || [ ! -w "$S2/nr_hugepages" ]; then
+		echo "need root and a writable $S2 (2M huge pages)"
+		return 1
+	fi
+}
+
+# Every pool as it was before the first case, put back on exit, pass or fail (not
+# when listing the cases, nor where no case can run)
 declare -A SAVED_NR SAVED_OC
-for d in "$H"/hugepages-*; do
-	[ -n "${HUGEPAR_LIST:-}" ] && break
-	SAVED_NR[$d]=$(cat "$d/nr_hugepages")
-	SAVED_OC[$d]=$(cat "$d/nr_overcommit_hugepages")
-done
+save_pools() {
+	local d
+	for d in "$H"/hugepages-*; do
+		SAVED_NR[$d]=$(cat "$d/nr_hugepages")
+		SAVED_OC[$d]=$(cat "$d/nr_overcommit_hugepages")
+	done
+}
 restore() {
 	umount "$OUT/mnt/hp-2M" "$OUT/mnt/tmp" 2>/dev/null
 	for d in "${!SAVED_NR[@]}"; do
@@ -32,7 +54,10 @@ restore() {
 		echo "${SAVED_NR[$d]}" >"$d/nr_hugepages"
 	done
 }
-[ -n "${HUGEPAR_LIST:-}" ] || trap restore EXIT INT TERM
+if [ -z "${HUGEPAR_LIST:-}" ] && requires >/dev/null; then
+	save_pools
+	trap restore EXIT INT TERM
+fi
 empty() { echo 0 >"$S2/nr_hugepages"; }
 
 # The 2M pool of every node, in node order ("512 512"), or the global one without
@@ -55,24 +80,28 @@ P0=/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages
 each() { local i out=""; for ((i = 0; i < NNODES; i++)); do out="$out${out:+ }$1"; done; echo "$out"; }
 REC=$OUT/live-record
 
-# apply NAME EXPECTED_RC ARGS...: run hugepar-test apply with its own record dir.
+# apply LABEL EXPECTED_RC ARGS...: run hugepar-test apply with its own record dir, and
+# check its exit code (LABEL, when not empty, begins the message: a case's second
+# run); its output in test/out/live-CASE[-LABEL].log
 apply() {
-	local name=$1 want=$2 rc
+	local label=$1 want=$2 rc log=$CASE${1:+-$1}
 	shift 2
 	rm -rf "$REC"
-	"$HP" apply --config /dev/null --record-dir "$REC" "$@" >"$OUT/live-${name//[^[:alnum:]-]/_}.log" 2>&1
+	"$HP" apply --config /dev/null --record-dir "$REC" "$@" >"$OUT/live-${log//[^[:alnum:]-]/_}.log" 2>&1
 	rc=$?
-	expect_eq "$name: exit code" "$rc" "$want"
+	expect_eq "${label:+$label: }exit code" "$rc" "$want"
 }
 
-# consistent NAME: overcommit back, no surplus left, record matches sysfs per node.
+# consistent [LABEL]: overcommit back, no surplus left, record matches sysfs per node
+# (LABEL, when given, begins the messages: a case's second run)
 consistent() {
-	expect_eq "$1: overcommit restored" "$(cat "$S2/nr_overcommit_hugepages")" "${SAVED_OC[$S2]}"
-	expect_eq "$1: no surplus left" "$(cat "$S2/surplus_hugepages")" 0
-	expect_eq "$1: record achieved = pools" \
+	local p=${1:+$1: }
+	expect_eq "${p}overcommit restored" "$(cat "$S2/nr_overcommit_hugepages")" "${SAVED_OC[$S2]}"
+	expect_eq "${p}no surplus left" "$(cat "$S2/surplus_hugepages")" 0
+	expect_eq "${p}record achieved = pools" \
 		"$(field '[.nodes[].sizes[0].achieved | tostring] | join(" ")')" "$(pools)"
-	expect_eq "$1: no restore note left" "$(ls /run/hugepar/restore-* 2>/dev/null)" ""
-	check "$1: record has the documented format" /usr/bin/python3 "$TOP/test/check-record.py" \
+	expect_eq "${p}no restore note left" "$(ls /run/hugepar/restore-* 2>/dev/null)" ""
+	check "${p}record has the documented format" /usr/bin/python3 "$TOP/test/check-record.py" \
 		"$TOP/doc/record.md" "$REC/status.json"
 }
 
@@ -90,54 +119,54 @@ locked() {
 }
 
 # 1. parallel, 1 GiB
-if wanted parallel; then
+t_parallel() {
 	empty
-	apply parallel 0 --method=parallel --cmdline "rd.hugepar.pages=2M:512"
-	expect_eq "parallel: pools" "$(pools)" "$(each 512)"
-	expect_eq "parallel: method" "$(field '.sizes[0].method')" parallel
-	expect_eq "parallel: status" "$(field .status)" ok
-	expect_eq "parallel: cell status" "$(field '.nodes[0].sizes[0].status')" ok
-	check "parallel: workers ran" test "$(field '.sizes[0].workers')" -ge 1
-	consistent parallel
-	check "parallel: status shows the record" sh -c "'$HP' status -d '$REC' | grep -q '^0 *2M *0 *512 *512 *512 .* ok'"
-fi
+	apply "" 0 --method=parallel --cmdline "rd.hugepar.pages=2M:512"
+	expect_eq "pools" "$(pools)" "$(each 512)"
+	expect_eq "method" "$(field '.sizes[0].method')" parallel
+	expect_eq "status" "$(field .status)" ok
+	expect_eq "cell status" "$(field '.nodes[0].sizes[0].status')" ok
+	check "workers ran" test "$(field '.sizes[0].workers')" -ge 1
+	consistent
+	check "status shows the record" sh -c "'$HP' status -d '$REC' | grep -q '^0 *2M *0 *512 *512 *512 .* ok'"
+}
 
 # 2. serial, 2 GiB
-if wanted serial; then
+t_serial() {
 	empty
-	apply serial 0 --method=serial --cmdline "rd.hugepar.pages=2M:2G"
-	expect_eq "serial: pools" "$(pools)" "$(each 1024)"
-	expect_eq "serial: method" "$(field '.sizes[0].method')" serial
-	consistent serial
-fi
+	apply "" 0 --method=serial --cmdline "rd.hugepar.pages=2M:2G"
+	expect_eq "pools" "$(pools)" "$(each 1024)"
+	expect_eq "method" "$(field '.sizes[0].method')" serial
+	consistent
+}
 
 # 3. beyond free memory: capped at free minus the floor, quickly. Ask for all but
 # 1 GiB of what is free, keep 4 GiB: the floor is what cuts.
-if wanted capped; then
+t_capped() {
 	empty
 	ask_mb=$(( $(awk '/MemFree/ {print $2}' /proc/meminfo) / 1024 - 1024 ))
-	apply capped 64 --cmdline "rd.hugepar.pages=2M:${ask_mb}M rd.hugepar.reserve=4G"
-	expect_eq "capped: cell status" "$(field '.nodes[0].sizes[0].status')" capped
-	check "capped: reason names the floor" sh -c "grep -q 'floor kept' '$REC/status.json'"
+	apply "" 64 --cmdline "rd.hugepar.pages=2M:${ask_mb}M rd.hugepar.reserve=4G"
+	expect_eq "cell status" "$(field '.nodes[0].sizes[0].status')" capped
+	check "reason names the floor" sh -c "grep -q 'floor kept' '$REC/status.json'"
 	free_kb=$(awk '/MemFree/ {print $2}' /proc/meminfo)
-	check "capped: floor kept ($free_kb kB free)" test "$free_kb" -ge $((4 * 1024 * 1024 - 65536))
-	check "capped: pool is large" test "$(cat "$S2/nr_hugepages")" -ge 1024
+	check "floor kept ($free_kb kB free)" test "$free_kb" -ge $((4 * 1024 * 1024 - 65536))
+	check "pool is large" test "$(cat "$S2/nr_hugepages")" -ge 1024
 	echo "     capped: $(field .duration_ms) ms for $(cat "$S2/nr_hugepages") pages"
-	consistent capped
-fi
+	consistent
+}
 
 # 4. a tiny deadline
-if wanted deadline; then
+t_deadline() {
 	empty
-	HUGEPAR_FAULT=reserve=delay:20 apply deadline 64 --method=parallel \
+	HUGEPAR_FAULT=reserve=delay:20 apply "" 64 --method=parallel \
 		--cmdline "rd.hugepar.pages=2M:8G rd.hugepar.timeout=0.05 rd.hugepar.threads=1"
-	expect_eq "deadline: timed_out" "$(field .timed_out)" true
-	consistent deadline
-fi
+	expect_eq "timed_out" "$(field .timed_out)" true
+	consistent
+}
 
 # 5. SIGTERM in the middle of a run (each reservation made slow by the seam), sent
 # once the pool has the first pages, not after a set time
-if wanted sigterm; then
+t_sigterm() {
 	empty
 	rm -rf "$REC"
 	HUGEPAR_FAULT=reserve=delay:100 "$HP" apply --config /dev/null --record-dir "$REC" --method=parallel \
@@ -150,147 +179,152 @@ if wanted sigterm; then
 	done
 	kill -TERM $pid
 	wait $pid
-	expect_eq "sigterm: exit code" "$?" 64
-	expect_eq "sigterm: interrupted" "$(field .interrupted)" true
-	check "sigterm: pages kept" test "$(cat "$S2/nr_hugepages")" -gt 0
-	check "sigterm: not all pages" test "$(cat "$S2/nr_hugepages")" -lt $((2048 * NNODES))
-	consistent sigterm
-fi
+	expect_eq "exit code" "$?" 64
+	expect_eq "interrupted" "$(field .interrupted)" true
+	check "pages kept" test "$(cat "$S2/nr_hugepages")" -gt 0
+	check "not all pages" test "$(cat "$S2/nr_hugepages")" -lt $((2048 * NNODES))
+	consistent
+}
 
 # 6. grow never shrinks; exact does
-if wanted grow; then
+t_grow() {
 	empty
 	echo 600 >"$P0"
-	apply grow 0 --cmdline "rd.hugepar.pages=2M:100@0"
-	expect_eq "grow: pool kept" "$(cat "$P0")" 600
-	expect_eq "grow: reason" "$(field '.nodes[0].sizes[0].reason')" "grow mode kept the larger pool"
-fi
-if wanted exact; then
+	apply "" 0 --cmdline "rd.hugepar.pages=2M:100@0"
+	expect_eq "pool kept" "$(cat "$P0")" 600
+	expect_eq "reason" "$(field '.nodes[0].sizes[0].reason')" "grow mode kept the larger pool"
+}
+t_exact() {
 	empty
 	echo 600 >"$P0"
-	apply exact 0 --cmdline "rd.hugepar.pages=2M:100@0 rd.hugepar.mode=exact"
-	expect_eq "exact: pool shrunk" "$(cat "$P0")" 100
-	consistent exact
-fi
+	apply "" 0 --cmdline "rd.hugepar.pages=2M:100@0 rd.hugepar.mode=exact"
+	expect_eq "pool shrunk" "$(cat "$P0")" 100
+	consistent
+}
 
 # 7. fault injection: a refused chunk shrinks the chunk size and carries on
-if wanted chunk-refused; then
+t_chunk_refused() {
 	empty
-	HUGEPAR_FAULT=reserve:2 apply chunk-refused 0 --method=parallel \
+	HUGEPAR_FAULT=reserve:2 apply "" 0 --method=parallel \
 		--cmdline "rd.hugepar.pages=2M:512@0 rd.hugepar.threads=1"
-	expect_eq "chunk-refused: pool" "$(cat "$P0")" 512
-	expect_eq "chunk-refused: refusals counted" "$(field '.sizes[0].chunks_refused')" 1
-	consistent chunk-refused
-fi
+	expect_eq "pool" "$(cat "$P0")" 512
+	expect_eq "refusals counted" "$(field '.sizes[0].chunks_refused')" 1
+	consistent
+}
 
 # 8. every reservation refused: the reconcile step tops the node up serially
-if wanted reconcile; then
+t_reconcile() {
 	empty
-	HUGEPAR_FAULT=reserve apply reconcile 0 --method=parallel --cmdline "rd.hugepar.pages=2M:256"
-	expect_eq "reconcile: pools" "$(pools)" "$(each 256)"
-	expect_eq "reconcile: topped up" "$(field '.sizes[0].topped_up')" $((256 * NNODES))
-	consistent reconcile
-fi
+	HUGEPAR_FAULT=reserve apply "" 0 --method=parallel --cmdline "rd.hugepar.pages=2M:256"
+	expect_eq "pools" "$(pools)" "$(each 256)"
+	expect_eq "topped up" "$(field '.sizes[0].topped_up')" $((256 * NNODES))
+	consistent
+}
 
 # 9. the kernel refuses the overcommit raise: falls back to serial and says so
-if wanted fallback; then
+t_fallback() {
 	empty
-	HUGEPAR_FAULT=overcommit apply fallback 0 --method=parallel --cmdline "rd.hugepar.pages=2M:256"
-	expect_eq "fallback: method" "$(field '.sizes[0].method')" serial
-	check "fallback: note" sh -c "grep -q 'refuses overcommit' '$REC/status.json'"
-	expect_eq "fallback: pools" "$(pools)" "$(each 256)"
-	consistent fallback
-fi
+	HUGEPAR_FAULT=overcommit apply "" 0 --method=parallel --cmdline "rd.hugepar.pages=2M:256"
+	expect_eq "method" "$(field '.sizes[0].method')" serial
+	check "note" sh -c "grep -q 'refuses overcommit' '$REC/status.json'"
+	expect_eq "pools" "$(pools)" "$(each 256)"
+	consistent
+}
 
 # 10. a failing sysfs write: recorded as failed, with the reason
-if wanted write-fails; then
+t_write_fails() {
 	empty
-	HUGEPAR_FAULT=write:1 apply write-fails 1 --method=serial --cmdline "rd.hugepar.pages=2M:256@0"
-	expect_eq "write-fails: cell status" "$(field '.nodes[0].sizes[0].status')" failed
-	check "write-fails: reason" sh -c "grep -q 'write failed' '$REC/status.json'"
-	expect_eq "write-fails: pool untouched" "$(cat "$S2/nr_hugepages")" 0
-	consistent write-fails
-fi
+	HUGEPAR_FAULT=write:1 apply "" 1 --method=serial --cmdline "rd.hugepar.pages=2M:256@0"
+	expect_eq "cell status" "$(field '.nodes[0].sizes[0].status')" failed
+	check "reason" sh -c "grep -q 'write failed' '$REC/status.json'"
+	expect_eq "pool untouched" "$(cat "$S2/nr_hugepages")" 0
+	consistent
+}
 
 # 11. disabled: nothing touched, the record says so
-if wanted disabled; then
+t_disabled() {
 	empty
-	apply disabled 0 --cmdline "rd.hugepar=0 rd.hugepar.pages=2M:256"
-	expect_eq "disabled: pool" "$(cat "$S2/nr_hugepages")" 0
-	expect_eq "disabled: status" "$(field .status)" disabled
-fi
+	apply "" 0 --cmdline "rd.hugepar=0 rd.hugepar.pages=2M:256"
+	expect_eq "pool" "$(cat "$S2/nr_hugepages")" 0
+	expect_eq "status" "$(field .status)" disabled
+}
 
 # 12. a bad option: named in the record, the valid entry still applied
-if wanted bad-option; then
+t_bad_option() {
 	empty
-	apply bad-option 64 --cmdline "rd.hugepar.pages=2M:128,2M:lots rd.hugepar.threads=-1"
-	expect_eq "bad-option: valid entry applied" "$(pools)" "$(each 128)"
-	expect_eq "bad-option: problems recorded" "$(field '.settings.problems | length')" 2
-	expect_eq "bad-option: value named" "$(field '.settings.problems[0].value')" "2M:lots"
-fi
+	apply "" 64 --cmdline "rd.hugepar.pages=2M:128,2M:lots rd.hugepar.threads=-1"
+	expect_eq "valid entry applied" "$(pools)" "$(each 128)"
+	expect_eq "problems recorded" "$(field '.settings.problems | length')" 2
+	expect_eq "value named" "$(field '.settings.problems[0].value')" "2M:lots"
+}
 
 # 13. two runs at once: the second, started once the first holds the lock, waits for
 # it; the overcommit value ends as it began (each run saw the true one)
-if wanted concurrent; then
+t_concurrent() {
 	empty
 	rm -rf "$REC-a"
 	HUGEPAR_FAULT=trace,reserve=delay:50 "$HP" apply --config /dev/null --record-dir "$REC-a" --method=parallel \
 		--cmdline "rd.hugepar.pages=2M:256@0 rd.hugepar.threads=1" >"$OUT/live-first.log" 2>&1 &
 	first=$!
 	locked "$OUT/live-first.log" $first
-	apply "concurrent: the second" 0 --method=parallel --cmdline "rd.hugepar.pages=2M:512@0"
+	apply "the second" 0 --method=parallel --cmdline "rd.hugepar.pages=2M:512@0"
 	wait $first
-	expect_eq "concurrent: the first ran" $? 0
-	expect_eq "concurrent: the second's pool" "$(cat "$P0")" 512
-	consistent concurrent
-fi
+	expect_eq "the first ran" $? 0
+	expect_eq "the second's pool" "$(cat "$P0")" 512
+	consistent
+}
 
 # 14. the main process killed while workers hold surplus: the overcommit value stays
 # raised, with its note; the next run puts it back and says so
-if wanted killed; then
+t_killed() {
 	empty
-	{ HUGEPAR_FAULT=collect=kill apply killed 137 --method=parallel --cmdline "rd.hugepar.pages=2M:256"; } 2>/dev/null
-	check "killed: overcommit left raised" test "$(cat "$S2/nr_overcommit_hugepages")" -gt "${SAVED_OC[$S2]}"
-	expect_eq "killed: its note" "$(ls /run/hugepar/restore-2048kB 2>/dev/null)" /run/hugepar/restore-2048kB
-	apply "killed: next run" 0 --cmdline "rd.hugepar.pages=2M:256"
-	expect_eq "killed: next run: put it back (size, put back, ok)" \
+	{ HUGEPAR_FAULT=collect=kill apply "" 137 --method=parallel --cmdline "rd.hugepar.pages=2M:256"; } 2>/dev/null
+	check "overcommit left raised" test "$(cat "$S2/nr_overcommit_hugepages")" -gt "${SAVED_OC[$S2]}"
+	expect_eq "its note" "$(ls /run/hugepar/restore-2048kB 2>/dev/null)" /run/hugepar/restore-2048kB
+	apply "next run" 0 --cmdline "rd.hugepar.pages=2M:256"
+	expect_eq "next run: put it back (size, put back, ok)" \
 		"$(field '[.recovered[] | [.size, .overcommit_put_back, .ok]]')" "[[\"2M\",${SAVED_OC[$S2]},true]]"
-	expect_eq "killed: next run: pools" "$(pools)" "$(each 256)"
-	consistent "killed: next run"
-fi
+	expect_eq "next run: pools" "$(pools)" "$(each 256)"
+	consistent "next run"
+}
 
 # 15. hugepar verify makes a hugetlbfs mount per size, once; a path taken by another
 # file system is a failure it names
-if wanted verify; then
+t_verify() {
 	M2=$OUT/mnt/hp-2M
 	umount "$M2" "$OUT/mnt/tmp" 2>/dev/null
 	rm -rf "${OUT:?}/mnt"
 	"$HP" verify -d "$REC" --config /dev/null \
 		--cmdline "rd.hugepar.mount=2M:$M2,mode=1770,group=0 rd.hugepar.textfile=none" >"$OUT/live-verify.log" 2>&1
-	expect_eq "verify: exit 0" $? 0
-	check "verify: hugetlbfs for 2M at $M2" sh -c "grep -q '^hugetlbfs $M2 hugetlbfs .*pagesize=2M' /proc/mounts"
-	expect_eq "verify: its root's mode" "$(stat -c %a "$M2")" 1770
+	expect_eq "exit 0" $? 0
+	check "hugetlbfs for 2M at $M2" sh -c "grep -q '^hugetlbfs $M2 hugetlbfs .*pagesize=2M' /proc/mounts"
+	expect_eq "its root's mode" "$(stat -c %a "$M2")" 1770
 	"$HP" verify -d "$REC" --config /dev/null --cmdline "rd.hugepar.mount=2M:$M2 rd.hugepar.textfile=none" >"$OUT/live-verify2.log" 2>&1
-	check "verify: again: mounted already, not twice" sh -c "grep -q 'mounted already' '$OUT/live-verify2.log' && [ \$(grep -c ' $M2 ' /proc/mounts) = 1 ]"
+	check "again: mounted already, not twice" sh -c "grep -q 'mounted already' '$OUT/live-verify2.log' && [ \$(grep -c ' $M2 ' /proc/mounts) = 1 ]"
 	mkdir -p "$OUT/mnt/tmp" && mount -t tmpfs none "$OUT/mnt/tmp"
 	"$HP" verify -d "$REC" --config /dev/null \
 		--cmdline "rd.hugepar.mount=2M:$OUT/mnt/tmp rd.hugepar.textfile=none rd.hugepar.on_short=fail" >"$OUT/live-verify3.log" 2>&1
-	expect_eq "verify: a path taken by tmpfs, on_short = fail: exit 1" $? 1
-	check "verify: names it" grep -q "already a mount of tmpfs" "$OUT/live-verify3.log"
+	expect_eq "a path taken by tmpfs, on_short = fail: exit 1" $? 1
+	check "names it" grep -q "already a mount of tmpfs" "$OUT/live-verify3.log"
 	umount "$M2" "$OUT/mnt/tmp"
-fi
+}
 
 # 16. the engine once under AddressSanitizer and UBSan
-if wanted sanitizers && [ -x "$TOP/build/hugepar-san" ] && [ -z "${HUGEPAR_SKIP_SAN:-}" ]; then
+t_sanitizers() {
+	if [ ! -x "$TOP/build/hugepar-san" ] || [ -n "${HUGEPAR_SKIP_SAN:-}" ]; then
+		skip "no build/hugepar-san (HUGEPAR_SKIP_SAN)"
+		return
+	fi
 	empty
 	rm -rf "$REC"
 	ASAN_OPTIONS=detect_leaks=1 "$TOP/build/hugepar-san" apply --config /dev/null \
 		--record-dir "$REC" --method=parallel --cmdline "rd.hugepar.pages=2M:256" \
 		>"$OUT/live-san.log" 2>&1
-	expect_eq "sanitizers: exit code" "$?" 0
-	check "sanitizers: no report" sh -c "! grep -q 'runtime error\|AddressSanitizer\|LeakSanitizer' '$OUT/live-san.log'"
-	expect_eq "sanitizers: pools" "$(pools)" "$(each 256)"
-	consistent sanitizers
-fi
+	expect_eq "exit code" "$?" 0
+	check "no report" sh -c "! grep -q 'runtime error\|AddressSanitizer\|LeakSanitizer' '$OUT/live-san.log'"
+	expect_eq "pools" "$(pools)" "$(each 256)"
+	consistent
+}
 
+run_cases
 echo "live: $(summary_line)"
