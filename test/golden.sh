@@ -44,12 +44,12 @@ declare -A ABOUT=(
 	[vm-2cpu]="a 2-CPU VM whose node meminfo lags /proc/meminfo"
 )
 for d in "$TOP"/test/machines/*.desc; do
-	n=$(basename "$d" .desc)
+	n=${d##*/} n=${n%.desc}
 	tcase "$n" "${ABOUT[$n]:+the plan of }${ABOUT[$n]:-}" golden_machine "$n"
 done
 # Pairs of machines that differ as two boots of one machine do (NAME-a, NAME-b)
 for a in "$TOP"/test/machines/*-a.desc; do
-	n=$(basename "$a" -a.desc)
+	n=${a##*/} n=${n%-a.desc}
 	[ -f "$TOP/test/machines/$n-b.desc" ] || continue
 	tcase "$n" "$n-a and $n-b, two boots of one machine: the same targets" golden_pair "$n"
 done
