@@ -7,17 +7,19 @@
 cd "$(dirname "$0")" || exit 1
 LC_ALL=C
 export LC_ALL
-for f in *.c; do
-	awk -v m="${f%.c}" '
-		/^UNIT_TEST\(/ {
-			t = $0
-			if (t !~ /"\)$/ && (getline more) > 0)
-				t = t more
-			name = t
-			sub(/^UNIT_TEST\(/, "", name)
-			sub(/,.*/, "", name)
-			sub(/^[^"]*"/, "", t)
-			sub(/"\)$/, "", t)
-			printf "%s.%s\t%s\n", m, name, t
-		}' "$f"
-done
+awk '
+	FNR == 1 {
+		m = FILENAME
+		sub(/\.c$/, "", m)
+	}
+	/^UNIT_TEST\(/ {
+		t = $0
+		if (t !~ /"\)$/ && (getline more) > 0)
+			t = t more
+		name = t
+		sub(/^UNIT_TEST\(/, "", name)
+		sub(/,.*/, "", name)
+		sub(/^[^"]*"/, "", t)
+		sub(/"\)$/, "", t)
+		printf "%s.%s\t%s\n", m, name, t
+	}' *.c
