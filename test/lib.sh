@@ -47,7 +47,7 @@ tcase() {
 	TC_NAMES+=("$name")
 	TC_DESC[$name]=$desc
 	if [ $# -gt 0 ]; then
-		TC_CALL[$name]=$(printf '%q ' "$@")
+		printf -v "TC_CALL[$name]" '%q ' "$@"
 	else
 		TC_CALL[$name]=t_${name//[-.]/_}
 	fi
