@@ -280,6 +280,7 @@ arm64_boot() {
 # skipped]"; its counts in C_PASSED, C_FAILED and C_SKIPPED
 counts() {
 	[[ $1 =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]] || return 1
+	# shellcheck disable=SC2034 # (the callers read them)
 	C_PASSED=${BASH_REMATCH[1]} C_FAILED=${BASH_REMATCH[2]} C_SKIPPED=${BASH_REMATCH[4]:-0}
 }
 summary_line() {

@@ -1,26 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Run the test suites: unit (plain and with sanitizers), the tree's own checks
-# (syncheck, install), golden fixtures, command line, simulated kernel, live
-# reservations on this kernel, the Debian package, a fresh Debian root, cloud images
-# booted under systemd, the arm64 build's unit, golden, cli and engine suites under
-# qemu-user, and boots in QEMU (x86-64, and arm64 with the cross-built binary). Each suite builds what it needs first (and
-# only that), its lines are shown as they come (and kept in test/out/suite-NAME.log),
-# and its time is shown with its count; a suite past its time limit is stopped and
-# fails. The failed checks are listed again at the end, before "N passed, N failed".
-# No check passes or fails on elapsed time: speed is for `make bench`.
+# (syncheck, install, lengths, paths), golden fixtures, command line, simulated
+# kernel, the worker count on simulated machines, live reservations on this kernel,
+# the Debian package, fresh Debian roots, cloud images booted under systemd, the
+# arm64 build's unit, golden, cli and engine suites under qemu-user, and boots in
+# QEMU (x86-64, and arm64 with the cross-built binary). Each suite builds what it
+# needs first (and only that), its lines are shown as they come (a suite that runs
+# cases at once shows each case's when it ends; all are kept in
+# test/out/suite-NAME.log), and its time is shown with its count; a suite past its
+# time limit is stopped and fails. The failed checks are listed again at the end,
+# before "N passed, N failed". No check passes or fails on elapsed time: speed is
+# for `make bench`. Each case is declared, with a one-line description, in its suite
+# (tcase, test/lib.sh; UNIT_TEST, test/unit/unit.h).
 #   TESTS="SUITE ..."        only these suites: unit unit-san tree layers golden cli
 #                            engine adapt live arm64-user package fresh image boot arm64
-#   TESTS="SUITE:CASE ..."   only these cases of a suite, and only their work (a case
-#                            is the name a check begins with, before its ':'; globs
+#   TESTS="SUITE:CASE ..."   only these cases of a suite, and only their work (globs
 #                            as in the shell), e.g. TESTS="boot:6.12-shares boot:7-*",
 #                            TESTS="engine:rule*" or TESTS="unit:plan.*"
-#   TESTS=list               list every case as SUITE:CASE, and run nothing
-#   HUGEPAR_LONG=1       also the long cases (`make check-all`): a suite marks them
-#                        with long_case (test/lib.sh); named in TESTS, one runs anyway
+#   TESTS=list               list every case as SUITE:CASE with its description;
+#                            builds and runs nothing
+#   HUGEPAR_LONG=1       also the long cases (`make check-all`): a suite declares them
+#                        with tcase_long (test/lib.sh); named in TESTS, one runs anyway
 #   HUGEPAR_SKIP_SAN=1   skip the sanitizer builds
 #   HUGEPAR_SKIP_BOOT=1  skip the QEMU boot tests (x86-64 and arm64)
-#   HUGEPAR_SKIP_FRESH=1 skip the fresh Debian root (test/fresh.sh)
+#   HUGEPAR_SKIP_FRESH=1 skip the fresh Debian roots (test/fresh.sh)
 #   HUGEPAR_SKIP_IMAGE=1 skip the cloud images (test/image.sh)
 cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
@@ -53,7 +57,7 @@ selected() {
 # then the suite, which prints "NAME: N passed, N failed[, N skipped]" last; its
 # counts are added up, and its time shown.
 suite() {
-	local name=$1 limit=$2 targets=$3 log=$OUT/suite-$1.log line rc p f s start
+	local name=$1 limit=$2 targets=$3 log=$OUT/suite-$1.log line rc start
 	shift 3
 	selected "$name" || return 0
 	# listing builds nothing and runs no case: each suite names its declared cases
@@ -115,7 +119,6 @@ else
 	selected fresh && [ -z "$LIST" ] && skip "fresh Debian root (HUGEPAR_SKIP_FRESH)"
 fi
 if [ -z "${HUGEPAR_SKIP_IMAGE:-}" ]; then
-	# (make check-all adds Debian 12's and the arm64 image, about 20 minutes more)
 	suite image "$([ -n "${HUGEPAR_LONG:-}" ] && echo 4200 || echo 2700)" hugepar test/image.sh
 else
 	selected image && [ -z "$LIST" ] && skip "cloud images (HUGEPAR_SKIP_IMAGE)"
