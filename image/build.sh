@@ -23,6 +23,9 @@
 #     --suite S       Debian suite: bookworm, trixie or sid (default trixie)
 #     --size SIZE     the root file system's size (default 2G)
 #     --arch ARCH     amd64 or arm64 (default amd64); a --deb must be of ARCH
+#     --include PKGS  more of Debian's packages in the image (comma separated),
+#                     installed with hugepar
+#     --append ARGS   more for the kernel's command line (GRUB's configuration)
 #     --package-only  only build the package (as for an image of ARCH) and print
 #                     "image: package PATH"; no OUTPUT
 #     --base DIR      keep the base root (Debian's packages, before hugepar) in DIR,
@@ -31,7 +34,7 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-flavour=initramfs-tools settings=$TOP/image/hugepar.conf tree="" deb="" suite=trixie size=2G arch=amd64 base="" package_only=""
+flavour=initramfs-tools settings=$TOP/image/hugepar.conf tree="" deb="" suite=trixie size=2G arch=amd64 base="" package_only="" include="" append=""
 
 usage() {
 	sed -n 's/^#   //p; s/^#     /  /p' "$0" >&2
@@ -53,6 +56,8 @@ while [ $# -gt 0 ]; do
 	--arch) arch=${2:?} && shift ;;
 	--base) base=${2:?} && shift ;;
 	--package-only) package_only=1 ;;
+	--include) include=${2:?} && shift ;;
+	--append) append=${2:?} && shift ;;
 	-h | --help) usage ;;
 	-*) echo "image: unknown option $1" >&2 && usage ;;
 	*) break ;;
@@ -218,7 +223,8 @@ cp "$settings" "$root/tmp/hugepar-image.conf"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 unshare -m --propagation private -- sh -c '
 	mount --rbind /dev "$1/dev" && mount -t proc proc "$1/proc" && mount -t sysfs sysfs "$1/sys" || exit 1
-	exec "$2/image/customize.sh" "$1" "$3" "$4"' _ "$root" "$TOP" "$label" "$flavour" >"$out.log" 2>&1 ||
+	exec "$2/image/customize.sh" "$1" "$3" "$4" "$5" "$6"' _ "$root" "$TOP" "$label" "$flavour" \
+	"${include//,/ }" "$append" >"$out.log" 2>&1 ||
 	die "the image's root failed (see $out.log)"
 mv "$root/tmp/boot.efi" "$work/efi.$$.efi"
 mv "$root/tmp/initramfs.list" "$out.initramfs"

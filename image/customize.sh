@@ -6,10 +6,12 @@
 # same run), whose trigger builds the initramfs of every kernel, and make GRUB's EFI
 # program (/tmp/boot.efi) and config, for the root's architecture (amd64, or arm64
 # through qemu-user).
-#   customize.sh ROOT LABEL [GENERATOR]   (GENERATOR: initramfs-tools, the base's, or
-#                                         dracut)
+#   customize.sh ROOT LABEL [GENERATOR [PACKAGES [CMDLINE]]]
+#     GENERATOR  initramfs-tools (the base's) or dracut
+#     PACKAGES   more of Debian's packages, installed in the same apt run
+#     CMDLINE    more for the kernel's command line
 set -eu
-root=$1 label=$2 generator=${3:-initramfs-tools}
+root=$1 label=$2 generator=${3:-initramfs-tools} extra=${4:-} cmdline=${5:-}
 inroot() { chroot "$root" "$@"; }
 # GRUB's platform, and the serial console: the PC's UART, or the PL011 of arm64's
 # virtual machines (QEMU's virt, most clouds')
@@ -30,7 +32,7 @@ inroot passwd -d root >/dev/null
 
 # dracut, in the place of initramfs-tools: every module for any machine. Nothing is
 # written for hugepar: the package's own dracut.conf.d file adds it.
-pkgs=/tmp/hugepar.deb
+pkgs="$extra /tmp/hugepar.deb"
 if [ "$generator" = dracut ]; then
 	mkdir -p "$root/etc/dracut.conf.d"
 	echo 'hostonly="no"' >"$root/etc/dracut.conf.d/10-generic.conf"
@@ -65,7 +67,7 @@ mkdir -p "$root/boot/grub"
 cat >"$root/boot/grub/grub.cfg" <<CFG
 set timeout=1
 menuentry "Debian with hugepar" {
-	linux /vmlinuz root=LABEL=$label ro console=tty0 console=$serial
+	linux /vmlinuz root=LABEL=$label ro console=tty0 console=$serial${cmdline:+ $cmdline}
 	initrd /initrd.img
 }
 CFG

@@ -64,6 +64,14 @@ make_tree() {
 	# ten (it changes no plan), so that no check depends on the machine's speed.
 	mkdir -p "$tree/etc/hugepar.conf.d"
 	echo "timeout = 600" >"$tree/etc/hugepar.conf.d/90-test.conf"
+	# the kdump image's: what hugepar recorded in the capture kernel is kept, and the
+	# first boot crashes
+	rm -rf "$tree-kdump"
+	cp -a "$tree" "$tree-kdump"
+	mkdir -p "$tree-kdump/etc/hugepar-test" "$tree-kdump/etc/systemd/system/kdump-tools-dump.service.d"
+	: >"$tree-kdump/etc/hugepar-test/crash"
+	cp "$TOP/test/image/kdump/hugepar-test.conf" "$tree-kdump/etc/systemd/system/kdump-tools-dump.service.d/"
+	install -m 0755 "$TOP/test/image/kdump/capture-record.sh" "$tree-kdump/usr/local/sbin/hugepar-capture-record"
 	{
 		cat "$TOP/image/hugepar.conf"
 		echo "reserve = 512Q"
@@ -71,18 +79,20 @@ make_tree() {
 	} >"$I/broken.conf"
 }
 
-# build NAME FLAVOUR [SETTINGS [SUITE [ARCH]]]: an image from this tree's package
-# (built once for each architecture, by the first build of it), of Debian 13 for
-# amd64 unless SUITE and ARCH say otherwise, from the release's base root (made by
-# the first image of the release). The package alone puts hugepar into the
-# initramfs, with either generator: image/customize.sh writes nothing for it.
+# build NAME FLAVOUR [SETTINGS [SUITE [ARCH [OPTION...]]]]: an image from this tree's
+# package (built once for each architecture, by the first build of it), of Debian 13
+# for amd64 unless SUITE and ARCH say otherwise, from the release's base root (made
+# by the first image of the release), with image/build.sh's OPTIONs. The package
+# alone puts hugepar into the initramfs, with either generator: image/customize.sh
+# writes nothing for it.
 build() {
 	local name=$1 flavour=$2 settings=${3:-$TOP/image/hugepar.conf} suite=${4:-trixie} arch=${5:-amd64} start=$SECONDS
 	local deb
+	shift $(($# < 5 ? $# : 5))
 	once "deb-$arch" build_deb "$arch" || { fail "no $arch package (see $I/deb-$arch.build)"; return 1; }
 	deb=$(cat "$I/deb-$arch")
 	if "$TOP/image/build.sh" --flavour "$flavour" --settings "$settings" --tree "$tree" \
-		--suite "$suite" --arch "$arch" --deb "$deb" --base "$I/base-$suite-$arch" \
+		--suite "$suite" --arch "$arch" --deb "$deb" --base "$I/base-$suite-$arch" "$@" \
 		"$I/$name.img" >"$I/$name.build" 2>&1; then
 		pass "the $name image built ($suite, $flavour, $((SECONDS - start)) s)"
 		check "the $name image: hugepar in its initramfs, by the package alone" \
@@ -113,6 +123,8 @@ image() {
 	broken) once "image-$1" build broken initramfs-tools "$I/broken.conf" ;;
 	broken-dracut) once "image-$1" build broken-dracut dracut "$I/broken.conf" ;;
 	arm64) once "image-$1" arm64_image ;;
+	kdump) once "image-$1" build kdump initramfs-tools "$TOP/image/hugepar.conf" trixie amd64 \
+		--tree "$I/tree-kdump" --include kdump-tools --append crashkernel=384M ;;
 	*) once "image-$1" build "$1" "$1" ;;
 	esac
 }
@@ -156,14 +168,40 @@ stale_settings() {
 	printf '%s\n' "cd /etc/hugepar.conf.d" "rm 50-image.conf" "write $I/$1.conf 50-image.conf"
 }
 
-# boot NAME IMAGE SHAPE: boot IMAGE on SHAPE, on a copy-on-write overlay of its own
-# (IMAGE-SHAPE.qcow2, kept: a second boot of the same machine boots what the first
-# left), by the UEFI firmware of its architecture (the arm64 image: QEMU's virt
-# machine, with the time that slower emulation takes); the report is unpacked into
+# boot NAME IMAGE SHAPE: boot IMAGE on SHAPE (run_qemu); the report is unpacked into
 # $I/NAME/.
 boot() {
-	local name=$1 img=$I/$2.img topo=${SHAPE[$3]} start=$SECONDS limit=600 machine
-	qemu_numa "$topo"
+	local start=$SECONDS
+	run_qemu "$@" || return 1
+	if tar -C "$I/$1" -xf "$I/$1.report" 2>/dev/null && [ -s "$I/$1/target" ]; then
+		pass "booted $2 on $3 (${SHAPE[$3]}) and reported ($((SECONDS - start)) s)"
+		rm -f "$I/$1.report"
+	else
+		fail "booted $2 on $3, no report ($(stopped "$1"), after $((SECONDS - start)) s; see $I/$1.log)"
+		tail -n 25 "$I/$1.log" | sed 's/^/     | /'
+		return 1
+	fi
+}
+# stopped NAME: why the last run_qemu of NAME ended
+stopped() {
+	if [ -n "$PANIC" ]; then
+		echo "the kernel panicked: ${PANIC#*not syncing: }"
+	elif [ "$RC" = 124 ]; then
+		echo "still running after its time limit"
+	else
+		echo "QEMU exit $RC"
+	fi
+}
+
+# run_qemu NAME IMAGE SHAPE: boot IMAGE on SHAPE, on a copy-on-write overlay of its own
+# (IMAGE-SHAPE.qcow2, kept: a second boot of the same machine boots what the first
+# left), by the UEFI firmware of its architecture (the arm64 image: QEMU's virt
+# machine, with the time that slower emulation takes), with an empty report disk
+# ($I/NAME.report), until the guest powers off or reboots. RC is QEMU's status,
+# PANIC the panic that stopped it.
+run_qemu() {
+	local name=$1 img=$I/$2.img limit=600 machine try qemu
+	qemu_numa "${SHAPE[$3]}"
 	rm -rf "${I:?}/$name"
 	mkdir -p "$I/$name"
 	if ! image "$2" || [ ! -f "$img" ]; then
@@ -178,15 +216,13 @@ boot() {
 		;;
 	*) machine=(qemu-system-x86_64 -machine q35 -cpu max -bios "$FIRMWARE") ;;
 	esac
-	start=$SECONDS
 	[ -f "$I/$2-$3.qcow2" ] || qemu-img create -q -f qcow2 -b "$img" -F raw "$I/$2-$3.qcow2"
 	# The emulated kernel now and then panics in its own early start (a timer under
 	# TCG, before any user space ran; the boot suite meets it too), and the guest
 	# then waits forever: QEMU is stopped once the serial log says the kernel
 	# panicked, and the boot is tried once more, the first try's log kept as
-	# CASE.try1.log. A panic of the boot's own making (init killed, memory ran out)
-	# is not tried again.
-	local try rc qemu panic why
+	# CASE.try1.log. A panic of the boot's own making (init killed, memory ran out, a
+	# crash asked for with sysrq) is not tried again.
 	for try in 1 2; do
 		rm -f "$I/$name.report" "$I/$name.log"
 		truncate -s 64M "$I/$name.report"
@@ -196,10 +232,11 @@ boot() {
 			-device virtio-blk-pci,drive=report,serial=hpreport \
 			-display none -monitor none -serial "file:$I/$name.log" -no-reboot >/dev/null 2>&1 &
 		qemu=$!
-		panic=""
+		PANIC=""
 		while kill -0 "$qemu" 2>/dev/null; do
-			panic=$(grep -a -m1 'Kernel panic - not syncing' "$I/$name.log" 2>/dev/null | tr -d '\r')
-			if [ -n "$panic" ]; then
+			PANIC=$(grep -a 'Kernel panic - not syncing' "$I/$name.log" 2>/dev/null |
+				grep -v 'sysrq triggered crash' | head -n 1 | tr -d '\r')
+			if [ -n "$PANIC" ]; then
 				sleep 2 # the rest of the panic's lines
 				kill "$qemu" 2>/dev/null
 				break
@@ -207,28 +244,12 @@ boot() {
 			sleep 2
 		done
 		wait "$qemu"
-		rc=$?
-		case $panic in "" | *"Attempted to kill init"* | *"Out of memory"*) break ;; esac
+		RC=$?
+		case $PANIC in "" | *"Attempted to kill init"* | *"Out of memory"*) break ;; esac
 		[ "$try" = 2 ] && break
 		mv "$I/$name.log" "$I/$name.try1.log"
-		echo "     $name: the kernel panicked before the report (${panic#*not syncing: }; see $I/$name.try1.log): booting again"
+		echo "     $name: the kernel panicked before the report (${PANIC#*not syncing: }; see $I/$name.try1.log): booting again"
 	done
-	if tar -C "$I/$name" -xf "$I/$name.report" 2>/dev/null && [ -s "$I/$name/target" ]; then
-		pass "booted $2 on $3 ($topo) and reported ($((SECONDS - start)) s)"
-		rm -f "$I/$name.report"
-	else
-		# where it stopped, for a log that is not kept past the run
-		if [ -n "$panic" ]; then
-			why="the kernel panicked: ${panic#*not syncing: }"
-		elif [ "$rc" = 124 ]; then
-			why="still running after $limit s"
-		else
-			why="QEMU exit $rc"
-		fi
-		fail "booted $2 on $3, no report ($why, after $((SECONDS - start)) s; see $I/$name.log)"
-		tail -n 25 "$I/$name.log" | sed 's/^/     | /'
-		return 1
-	fi
 }
 
 # prop CASE UNIT KEY: a property of a unit, as the guest's systemctl showed it
@@ -363,6 +384,31 @@ arm64_case() {
 	expect_eq "the machine's nodes, as the shape has them" "$(wc -l <"$I/arm64-$1/pools")" "$(wc -w <<<"${SHAPE[$1]}")"
 }
 
+# kdump_case: Debian 13 with kdump-tools and crashkernel=: the first boot crashes
+# once the capture kernel is loaded; the capture kernel (its initramfs made by
+# kdump-tools with every installed hook, hugepar's too) boots, hugepar stands aside
+# there and says why, the dump is saved to /var/crash and the machine reboots (QEMU
+# ends: -no-reboot); the next boot reports.
+kdump_case() {
+	local c=$I/kdump log=$I/kdump-crash.log start=$SECONDS
+	run_qemu kdump-crash kdump two || return
+	rm -f "$I/kdump-crash.report"
+	check "the first boot crashed with the capture kernel loaded ($((SECONDS - start)) s)" \
+		grep -aq 'sysrq triggered crash' "$log"
+	check "the capture kernel booted" grep -aq 'Command line:.*elfcorehdr=' "$log"
+	check "hugepar said, in the capture kernel, that it did nothing" \
+		grep -aq 'hugepar: .*crash kernel' "$log"
+	check "kdump-tools saved the dump" grep -aq 'saved vmcore in' "$log"
+	boot kdump kdump two || return
+	check "the dump is in /var/crash" grep -q '/var/crash/[0-9]*/dump\.' "$c/crash"
+	expect_eq "hugepar's record in the capture kernel" \
+		"$(jq -r '.status + ": " + .error' "$c/hugepar-capture.json")" "skipped: a crash kernel (elfcorehdr= on the command line): nothing done"
+	expect_eq "the capture kernel's pools: none" "$(awk '{print $2}' "$c/hugepar-capture.pools" | sort -u)" 0
+	expect_eq "the next boot: hugepar-verify.service" "$(prop kdump hugepar-verify Result)" success
+	expect_eq "the next boot: no surplus, overcommit back" "$(cat "$c/global")" "0 0"
+	check "the next boot: pools reserved" awk '$2 > 0 { n++ } END { exit n == 0 }' "$c/pools"
+}
+
 # The cases. The first two need different releases, whose base roots are then made at
 # once.
 tcase initramfs-tools-cpuless "Debian 13, initramfs-tools: four nodes, one without CPUs" \
@@ -397,6 +443,7 @@ tcase_long broken-two "Debian 13, initramfs-tools: a broken settings file baked 
 	broken_case broken-two broken
 tcase_long fail-dracut-tight "Debian 13, dracut, on_short=fail on a machine too small" fail_case fail-dracut-tight fail-dracut
 tcase_long broken-dracut-two "Debian 13, dracut: a broken settings file baked in" broken_case broken-dracut-two broken-dracut
+tcase_long kdump "Debian 13, kdump-tools: a crash; hugepar stands aside in the capture kernel, the dump is saved" kdump_case
 tcase_long arm64-two "Debian 13 for arm64 (TCG), initramfs-tools: two nodes" arm64_case two
 tcase_long arm64-cpuless "Debian 13 for arm64 (TCG), initramfs-tools: four nodes, one without CPUs" arm64_case cpuless
 

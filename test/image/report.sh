@@ -4,6 +4,20 @@
 # in a tar archive, onto the disk whose serial is hpreport; then power off.
 r=/run/hugepar-report
 mkdir -p "$r"
+# The kdump image's first boot (/etc/hugepar-test/crash): once the capture kernel is
+# loaded, crash; the capture kernel saves the dump (and what hugepar recorded there,
+# test/image/kdump) and reboots, and the next boot reports. Not loaded: reported.
+if [ -f /etc/hugepar-test/crash ] && [ ! -e /var/crash/hugepar-capture.json ]; then
+	for _ in $(seq 600); do
+		kdump-config status 2>&1 | grep -q 'ready to kdump' && break
+		sleep 1
+	done
+	kdump-config status >"$r/kdump-status" 2>&1
+	if grep -q 'ready to kdump' "$r/kdump-status"; then
+		sync
+		echo c >/proc/sysrq-trigger
+	fi
+fi
 systemctl is-active multi-user.target >"$r/target" 2>&1
 systemctl is-system-running >"$r/running" 2>&1
 for u in hugepar-verify hugepar-consumer; do
@@ -27,6 +41,12 @@ cp /var/lib/prometheus/node-exporter/hugepar.prom "$r/hugepar.prom" 2>/dev/null
 journalctl -b --no-pager -o short-monotonic >"$r/journal" 2>&1
 journalctl -b --no-pager -p err -o cat >"$r/journal-err" 2>&1
 cat /proc/cmdline >"$r/cmdline"
+if [ -d /var/crash ]; then
+	find /var/crash -type f | sort >"$r/crash"
+	for f in /var/crash/hugepar-capture.*; do
+		[ -f "$f" ] && cp "$f" "$r/"
+	done
+fi
 uname -r >"$r/kernel"
 tar -C "$r" -cf /dev/disk/by-id/virtio-hpreport .
 sync
