@@ -7,10 +7,11 @@ SBINDIR     ?= $(PREFIX)/sbin
 MANDIR      ?= $(PREFIX)/share/man
 SYSCONFDIR  ?= /etc
 DRACUTDIR   ?= $(shell pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
-# dracut-ng (108 on) leaves 00-09 to modules from outside dracut; 0.2 installed 90hugepar.
-MODULE      := 05hugepar
+# dracut-ng's developer guide leaves 00-09, 50-59 and 90-99 to modules from outside
+# dracut and recommends 50-59; 0.2 installed 90hugepar, then 05hugepar.
+MODULE      := 50hugepar
 MODULEDIR   := $(DRACUTDIR)/$(MODULE)
-OLDMODULEDIR := $(DRACUTDIR)/90hugepar
+OLDMODULEDIRS := $(DRACUTDIR)/90hugepar $(DRACUTDIR)/05hugepar
 DRACUTCONFDIR ?= $(shell pkg-config --variable=dracutconfdir dracut 2>/dev/null || echo /usr/lib/dracut/dracut.conf.d)
 INITRAMFSDIR ?= $(PREFIX)/share/initramfs-tools
 UNITDIR     ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
@@ -234,7 +235,7 @@ deps:
 # the man pages and the docs they point to.
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/hugepar
-	rm -rf $(DESTDIR)$(OLDMODULEDIR)
+	rm -rf $(addprefix $(DESTDIR),$(OLDMODULEDIRS))
 	install -D -m 0755 module-setup.sh $(DESTDIR)$(MODULEDIR)/module-setup.sh
 	for f in hook/*.sh; do install -D -m 0755 $$f $(DESTDIR)$(MODULEDIR)/$$(basename $$f); done
 	install -D -m 0644 hook/hugepar.service $(DESTDIR)$(MODULEDIR)/hugepar.service
@@ -255,7 +256,7 @@ install: $(BIN)
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/hugepar $(DESTDIR)$(UNITDIR)/hugepar-verify.service
 	rm -f $(DESTDIR)$(DRACUTCONFDIR)/50-hugepar.conf
-	rm -rf $(DESTDIR)$(MODULEDIR) $(DESTDIR)$(OLDMODULEDIR) $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(MODULEDIR) $(addprefix $(DESTDIR),$(OLDMODULEDIRS)) $(DESTDIR)$(DOCDIR)
 	for f in $(ITOOLS); do rm -f $(DESTDIR)$(INITRAMFSDIR)/$$f; done
 	for f in $(MANS); do n=$$(basename $$f); rm -f $(DESTDIR)$(MANDIR)/man$${n##*.}/$$n; done
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/hugepar.conf.d 2>/dev/null

@@ -89,9 +89,30 @@ t_lintian() {
 }
 
 # install, use, remove, purge
+# old_deb: a stand-in of 0.2, the package as it installed its dracut module
+# (05hugepar) and nothing else, in $P/old.deb
+old_deb() {
+	local o=$P/old
+	mkdir -p "$o/DEBIAN" "$o/usr/lib/dracut/modules.d/05hugepar"
+	printf '%s\n' "Package: hugepar" "Version: 0.2-1" "Architecture: $(dpkg --print-architecture)" \
+		"Maintainer: hugepar developers <hugepar-devel@lists.hugepar.org>" \
+		"Description: a stand-in of 0.2, for the upgrade test" >"$o/DEBIAN/control"
+	cp "$TOP/module-setup.sh" "$o/usr/lib/dracut/modules.d/05hugepar/"
+	dpkg-deb --root-owner-group -b "$o" "$P/old.deb" >/dev/null
+}
+
 t_install() {
+	local dir
 	built || return
-	if dpkg -i "$DEB" >"$P/install.log" 2>&1; then pass "dpkg -i"; else fail "dpkg -i (see $P/install.log)"; fi
+	# an upgrade from 0.2: the old module's directory goes
+	if old_deb && dpkg -i "$P/old.deb" >"$P/install.log" 2>&1; then
+		pass "dpkg -i of a stand-in of 0.2, with the module in 05hugepar"
+	else
+		fail "dpkg -i of a stand-in of 0.2 (see $P/install.log)"
+	fi
+	if dpkg -i "$DEB" >>"$P/install.log" 2>&1; then pass "dpkg -i"; else fail "dpkg -i (see $P/install.log)"; fi
+	dir=$(pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
+	expect_eq "the upgrade leaves one dracut module, in 50-59" "$(cd "$dir" && ls -d -- *hugepar)" "$DRACUT_MODULE"
 	check "hugepar --version" sh -c "hugepar --version | grep -qx 'hugepar $V'"
 	check "man page" test -f /usr/share/man/man8/hugepar.8.gz
 	if [ -d /run/systemd/system ]; then

@@ -73,15 +73,18 @@ sh_functions() {
 t_install() {
 	local dracutdir f
 	rm -rf "$OUT/install"
-	# what 0.2 installed, under the number dracut-ng gives its own modules
+	# where 0.2 installed the module: 90hugepar, then 05hugepar
 	dracutdir=$(pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
-	mkdir -p "$OUT/install/$dracutdir/90hugepar"
-	touch "$OUT/install/$dracutdir/90hugepar/module-setup.sh"
+	for f in 90hugepar 05hugepar; do
+		mkdir -p "$OUT/install/$dracutdir/$f"
+		touch "$OUT/install/$dracutdir/$f/module-setup.sh"
+	done
 	if ! make --no-print-directory -s install DESTDIR="$OUT/install" PREFIX=/usr >"$OUT/install.log" 2>&1; then
 		fail "make install DESTDIR (see $OUT/install.log)"
 		return
 	fi
-	check "make install takes away 0.2's 90hugepar" test ! -e "$OUT/install/$dracutdir/90hugepar"
+	expect_eq "make install leaves one module, in dracut's range for modules from outside it" \
+		"$(cd "$OUT/install/$dracutdir" && ls -d -- *hugepar)" 50hugepar
 	for f in usr/sbin/hugepar etc/hugepar.conf usr/share/man/man8/hugepar.8 \
 		usr/share/man/man5/hugepar.conf.5 usr/share/man/man7/dracut-hugepar.7 \
 		usr/share/man/man7/hugepar-initramfs-tools.7 usr/share/initramfs-tools/hooks/hugepar \
