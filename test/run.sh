@@ -70,15 +70,24 @@ suite() {
 		awk -F '\t' -v s="$name" '!seen[$1]++ { printf "%-32s %s\n", s ":" $1, $2 }' "$LIST/$name"
 		return
 	fi
-	if [ -n "$targets" ] && ! make --no-print-directory -s $targets >"$OUT/build-$name.log" 2>&1; then
-		cat "$OUT/build-$name.log"
-		fail "$name: make $targets failed (see $OUT/build-$name.log)"
-		return
+	if [ -n "${BG_PID[$name]:-}" ]; then
+		# begun beside the others (early): its lines so far, then as they come
+		echo "== $name (begun beside the suites before it)"
+		start=${BG_START[$name]}
+		tail -n +1 --pid="${BG_PID[$name]}" -f "$log" | sed -u '$d'
+		wait "${BG_PID[$name]}"
+		rc=$?
+	else
+		if [ -n "$targets" ] && ! make --no-print-directory -s $targets >"$OUT/build-$name.log" 2>&1; then
+			cat "$OUT/build-$name.log"
+			fail "$name: make $targets failed (see $OUT/build-$name.log)"
+			return
+		fi
+		echo "== $name"
+		start=$SECONDS
+		HUGEPAR_CASES=${CASES# } timeout -k 10 "$limit" "$@" 2>&1 | tee "$log" | sed -u '$d'
+		rc=${PIPESTATUS[0]}
 	fi
-	echo "== $name"
-	start=$SECONDS
-	HUGEPAR_CASES=${CASES# } timeout -k 10 "$limit" "$@" 2>&1 | tee "$log" | sed -u '$d'
-	rc=${PIPESTATUS[0]}
 	TIMES="$TIMES $name $((SECONDS - start))"
 	line=$(tail -n 1 "$log")
 	grep '^FAIL' "$log" | sed "s/^FAIL /FAIL $name: /" >>"$OUT/failed.txt"
@@ -94,8 +103,23 @@ suite() {
 	fi
 }
 
+# early NAME LIMIT COMMAND...: begin the suite NAME now, in the background, its
+# lines in its log; suite() shows them at its turn. For a suite that builds nothing
+# here and spends much of its time waiting on the network (the fresh roots): the
+# suites before it run meanwhile.
+declare -A BG_PID=() BG_START=()
+early() {
+	local name=$1 limit=$2
+	shift 2
+	[ -z "$LIST" ] && selected "$name" || return 0
+	BG_START[$name]=$SECONDS
+	HUGEPAR_CASES=${CASES# } timeout -k 10 "$limit" "$@" >"$OUT/suite-$name.log" 2>&1 &
+	BG_PID[$name]=$!
+}
+
 : >"$OUT/failed.txt"
 TIMES=""
+[ -n "${HUGEPAR_SKIP_FRESH:-}" ] || early fresh 2400 test/fresh.sh
 SAN=build/hugepar-san
 [ -n "${HUGEPAR_SKIP_SAN:-}" ] && SAN=""
 suite unit 600 build/unit build/unit
