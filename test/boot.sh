@@ -207,6 +207,9 @@ for n in /sys/devices/system/node/node*; do
 	echo "NODE ${n##*node} $(cat "$n/hugepages/hugepages-2048kB/nr_hugepages" 2>/dev/null || echo -) $(cat "$n/hugepages/hugepages-1048576kB/nr_hugepages" 2>/dev/null || echo -)"
 done
 echo "GLOBAL $(cat /proc/sys/vm/nr_overcommit_hugepages) $(cat /sys/kernel/mm/hugepages/hugepages-2048kB/surplus_hugepages)"
+for d in /sys/bus/pci/devices/*; do
+	echo "PCI ${d##*/} $(cat "$d/numa_node")"
+done
 echo "NOTES $(ls /run/hugepar/restore-* 2>/dev/null | wc -l)"
 if [ -f /run/hugepar/status.json ]; then
 	echo "RECORD-BEGIN"; cat /run/hugepar/status.json; echo "RECORD-END"
@@ -278,8 +281,9 @@ stalled() {
 
 # boot NAME FLAVOUR TOPOLOGY CMDLINE: boot $KVER with the initramfs FLAVOUR (built the
 # first time a case asks for it) on TOPOLOGY, "MB:CPUS MB:CPUS ..." per node, CPUS a
-# count (0 for a CPU-less node). The log is $B/NAME.log, the record $B/NAME.json. A
-# boot that does not finish is the case's failure, with the end of its log.
+# count (0 for a CPU-less node), with the QEMU options in the array DEVICES (a case's
+# own devices). The log is $B/NAME.log, the record $B/NAME.json. A boot that does not
+# finish is the case's failure, with the end of its log.
 boot() {
 	local name=$1 flavour=$2 cmdline=$4 try qemu rc why
 	qemu_numa "$3"
@@ -299,7 +303,8 @@ boot() {
 		rm -f "$B/$name.pid"
 		timeout 300 qemu-system-x86_64 -machine q35 -cpu max,pdpe1gb=on -smp "$NUMA_CPUS" -m "${NUMA_MEM}M" \
 			"${NUMA_ARGS[@]}" -kernel "$KERNEL" -initrd "$B/initrd-$KVER-$flavour.img" \
-			-drive "file=$B/root-$name.img,format=raw,if=virtio" \
+			-drive "file=$B/root-$name.img,format=raw,if=none,id=root" \
+			-device virtio-blk-pci,drive=root,bus=pcie.0 "${DEVICES[@]}" \
 			-append "console=ttyS0 root=LABEL=hproot rw panic=-1 rd.shell=0 loglevel=4 $cmdline" \
 			-name "$name,debug-threads=on" -pidfile "$B/$name.pid" \
 			-display none -monitor none -serial "file:$B/$name.log" -no-reboot >/dev/null 2>&1 &
@@ -395,6 +400,7 @@ on() {
 }
 
 TWO="768:1 512:1"
+DEVICES=()
 RES="rd.hugepar.reserve=128M"
 # node 0's 2M target for a share of 25% of its 768 MiB, as the boots give it on
 # every kernel (its memory blocks are all of it; the granularity divides it)
@@ -562,10 +568,33 @@ giga_case() {
 	left_clean "$g"
 }
 
+# device_case SERIES FLAVOUR: pages named by a PCI device's address, not a node: a
+# NIC behind a PCI Express bus of node 1 (pxb-pcie, numa_node=1) gets them there; a
+# device of the root bus, which has no node, is a problem named, and the rest goes
+# on
+device_case() {
+	local n=$1-device-$2 nic=0000:81:00.0 nonode=0000:00:02.0
+	on "$1" || return
+	# shellcheck disable=SC2054 # (QEMU's own commas)
+	DEVICES=(-device pxb-pcie,id=pxb1,bus_nr=128,numa_node=1,bus=pcie.0
+		-device pcie-root-port,id=rp1,bus=pxb1,chassis=1
+		-device e1000e,bus=rp1,netdev=nd1 -netdev user,id=nd1,restrict=on)
+	boot "$n" "$2" "$TWO" "rd.hugepar.pages=2M:64@pci:$nic,2M:8@pci:$nonode $RES" || return
+	expect_eq "the NIC is on node 1" "$(line "$n" "PCI $nic")" 1
+	expect_eq "pools: the NIC's node only" "$(pools "$n")" "0 64"
+	expect_eq "the record: the NIC's node" \
+		"$(rec "$n" '.settings.devices[0] | "\(.device) \(.node) \(.problem)"')" "pci:$nic 1 "
+	expect_eq "the record: a device without a node, named" \
+		"$(rec "$n" '.settings.devices[1] | "\(.device) \(.node)"')" "pci:$nonode null"
+	expect_eq "status partial (a problem named)" "$(rec "$n" .status)" partial
+	left_clean "$n"
+}
+
 # off_case SERIES FLAVOUR VALUE: rd.hugepar=VALUE: nothing done, and (but under
 # busybox, whose switch_root does not carry /run over) a "disabled" record
 off_case() {
 	local n=$1-off-$2
+	[ "$2" = itools ] && n=$1-itools-off
 	on "$1" || return
 	boot "$n" "$2" "$TWO" "rd.hugepar=$3 rd.hugepar.pages=2M:40" || return
 	expect_eq "pools untouched" "$(pools "$n")" "0 0"
@@ -662,8 +691,7 @@ prepare() {
 	make_root
 	for n in "${TC_NAMES[@]}"; do
 		case $n in 7-ng-*) ;; *) continue ;; esac
-		case_wanted "$n" || continue
-		[ -z "${TC_LONG[$n]:-}" ] || [ -n "${HUGEPAR_LONG:-}${HUGEPAR_CASES:-}" ] || continue
+		case_wanted "$n" && short_enough "$n" || continue
 		(once ng-root make_ng_root >/dev/null 2>&1 &)
 		break
 	done

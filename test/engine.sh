@@ -511,8 +511,8 @@ t_both() { # RELEASE
 	fi
 }
 # the seeds' 1G machine (test/machines/sim-12tb-1g.desc: 8 nodes, 1472 1G pages a
-# node, a page's cost derived from the kernel's 77 s, 8 times faster than
-# simulated): every node in parallel (how fast: bench/sim1g.sh)
+# node, a page's cost derived from the kernel's own boot, doc/benchmarks.md): every
+# node in parallel (how fast: bench/sim1g.sh)
 t_seeds_1g() {
 	M=$FX/seeds-1g
 	"$TOP/test/mkfixture.sh" "$TOP/test/machines/sim-12tb-1g.desc" "$M"

@@ -100,10 +100,15 @@ run_cases() {
 		run_case "$n"
 	done
 }
+# short_enough NAME: whether the wanted case NAME runs in this run: it is not long,
+# or this is make check-all, or TESTS names it (not by a glob)
+short_enough() {
+	[ -z "${TC_LONG[$1]:-}" ] || [ -n "${HUGEPAR_LONG:-}" ] || [[ " ${HUGEPAR_CASES:-} " == *" $1 "* ]]
+}
 # run_case NAME: the case NAME, or its skip when it is long and this run is not
 run_case() {
 	CASE=$1
-	if [ -n "${TC_LONG[$1]:-}" ] && [ -z "${HUGEPAR_LONG:-}" ] && [ -z "${HUGEPAR_CASES:-}" ]; then
+	if ! short_enough "$1"; then
 		skip "a long case, in make check-all"
 	else
 		eval "${TC_CALL[$1]}"

@@ -21,7 +21,8 @@
 #   TESTS=list               list every case as SUITE:CASE with its description;
 #                            builds and runs nothing
 #   HUGEPAR_LONG=1       also the long cases (`make check-all`): a suite declares them
-#                        with tcase_long (test/lib.sh); named in TESTS, one runs anyway
+#                        with tcase_long (test/lib.sh); named in TESTS (not by a
+#                        glob), one runs anyway
 #   HUGEPAR_SKIP_SAN=1   skip the sanitizer builds
 #   HUGEPAR_SKIP_BOOT=1  skip the QEMU boot tests (x86-64 and arm64)
 #   HUGEPAR_SKIP_FRESH=1 skip the fresh Debian roots (test/fresh.sh)
