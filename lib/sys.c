@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "parse.h"
 #include "sys.h"
 
 static uint64_t clock_ms(clockid_t id)
@@ -61,4 +62,39 @@ bool pid_gone(pid_t pid)
 	buf[n] = '\0';
 	rp = strrchr(buf, ')');
 	return rp && (rp[2] == 'Z' || rp[2] == 'X');
+}
+
+int proc_stat_start(const char *text, uint64_t *ticks)
+{
+	/* the name (field 2) may hold anything, ')' and spaces too: count from its end */
+	const char *p = strrchr(text, ')');
+
+	if (!p || p[1] != ' ')
+		return -EINVAL;
+	p += 2;
+	for (unsigned field = 3; field < 22; field++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return -EINVAL;
+		p++;
+	}
+	if (parse_u64_at(&p, ticks) || (*p != ' ' && *p != '\n' && *p))
+		return -EINVAL;
+	return 0;
+}
+
+int self_start(uint64_t *ticks)
+{
+	char buf[1024];
+	ssize_t n;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -EINVAL;
+	buf[n] = '\0';
+	return proc_stat_start(buf, ticks);
 }

@@ -131,7 +131,7 @@ static int apply(struct ctx *c, uint64_t deadline)
 
 int cmd_apply(struct ctx *c)
 {
-	uint64_t start = clock_now_ms(), boot = boottime_ms(), deadline;
+	uint64_t start = clock_now_ms(), boot = boottime_ms(), deadline, ticks;
 	int rc = state_dir_check(c->record_dir, true);
 
 	if (rc) {
@@ -141,6 +141,8 @@ int cmd_apply(struct ctx *c)
 		return EXIT_FAIL;
 	}
 	waiter_clear(c->record_dir);
+	if (self_start(&ticks) == 0) /* before the pid: wait checks one by the other */
+		waiter_publish(c->record_dir, HP_PUB_START, ticks);
 	waiter_publish(c->record_dir, HP_PUB_PID, (uint64_t)getpid());
 	stop_install();
 	fault_init(getpid());
@@ -187,12 +189,26 @@ int cmd_recover(struct ctx *c)
 	return failed ? EXIT_FAIL : EXIT_OK;
 }
 
+/* After a run that ended without its exit status, or was killed: put back what it
+ * left raised, and write a record that says why. */
+static void wait_settle(struct ctx *c, const char *why)
+{
+	struct hp_recovery rec = {0};
+
+	if (run_lock(clock_now_ms() + 2000) == 0) {
+		restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);
+		run_unlock();
+	}
+	record_failure(c->record_dir, &c->settings, &rec, why);
+}
+
 /* For the boot hooks: wait for the background apply, stop it when it runs past its
  * deadline, put back what it may have left, and say what happened. */
 int cmd_wait(struct ctx *c)
 {
 	struct wait_result w;
 	uint64_t fallback;
+	char why[256];
 
 	/* A run that died before publishing its deadline: take the settings' own. */
 	load_settings(c);
@@ -202,24 +218,25 @@ int cmd_wait(struct ctx *c)
 		return EXIT_OK;
 	if (w.exited)
 		return (int)MIN(w.exit_code, UINT64_C(255));
+	if (w.foreign) {
+		/* not shown to be hugepar's run: never signalled, and its lock (if it
+		 * still runs) keeps what it does from being undone here */
+		record_log(LOG_WARNING, "no result from apply: %s; the boot goes on",
+			   w.why);
+		snprintf(why, sizeof(why), "no result: %s", w.why);
+		wait_settle(c, why);
+		return EXIT_FAIL;
+	}
 	record_log(LOG_WARNING, "%s after %llu ms; the boot goes on",
 		   w.stopped
 		       ? (w.killed ? "apply was still running past its deadline: killed"
 				   : "apply was still running past its deadline: stopped")
 		       : "apply ended without a result",
 		   (unsigned long long)w.waited_ms);
-	if (!w.stopped || w.killed) {
-		struct hp_recovery rec = {0};
-
-		if (run_lock(clock_now_ms() + 2000) == 0) {
-			restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);
-			run_unlock();
-		}
-		record_failure(c->record_dir, &c->settings, &rec,
-			       w.killed
-				   ? "stopped at the root switch: still running past its "
-				     "deadline"
+	if (!w.stopped || w.killed)
+		wait_settle(c, w.killed
+				   ? "stopped at the root switch: still running past "
+				     "its deadline"
 				   : "ended without a record");
-	}
 	return EXIT_FAIL;
 }

@@ -11,6 +11,7 @@
 #include "file.h"
 #include "macros.h"
 #include "parse.h"
+#include "path.h"
 #include "sys.h"
 #include "waiter.h"
 
@@ -47,7 +48,7 @@ int waiter_published(const char *dir, const char *name, uint64_t *value)
 
 void waiter_clear(const char *dir)
 {
-	static const char *const names[] = {HP_PUB_DEADLINE, HP_PUB_EXIT};
+	static const char *const names[] = {HP_PUB_DEADLINE, HP_PUB_EXIT, HP_PUB_START};
 	char p[4096];
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
@@ -62,40 +63,102 @@ static void pause_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
+/* Whether pid is still the process that published it in dir: 1 yes, 0 not known
+ * (its stat cannot be read), -1 no (why says so). */
+static int run_identity(const char *dir, uint64_t pid, char *why, size_t len)
+{
+	uint64_t want, got, again;
+	int rc;
+
+	if (pid <= 1 || pid == (uint64_t)getpid()) {
+		snprintf(why, len, "pid %llu names no run of hugepar: not signalled",
+			 (unsigned long long)pid);
+		return -1;
+	}
+	if (waiter_published(dir, HP_PUB_START, &want) ||
+	    waiter_published(dir, HP_PUB_PID, &again) || again != pid) {
+		snprintf(why, len,
+			 "pid %llu was published without its start time: not signalled",
+			 (unsigned long long)pid);
+		return -1;
+	}
+	rc = path_read_start((long)pid, &got);
+	if (rc) {
+		snprintf(why, len,
+			 "pid %llu could not be shown to be the run (its start time: "
+			 "%s): not signalled",
+			 (unsigned long long)pid, strerror(-rc));
+		return 0;
+	}
+	if (got == want)
+		return 1;
+	snprintf(why, len,
+		 "pid %llu is another process now (started at tick %llu, the run at "
+		 "%llu): not signalled",
+		 (unsigned long long)pid, (unsigned long long)got,
+		 (unsigned long long)want);
+	return -1;
+}
+
+/* Signal the run when it is past its deadline (SIGTERM) and the grace after that
+ * (SIGKILL), once it is shown to be the run; false when it is not. */
+static bool stop_run(const char *dir, uint64_t deadline, uint64_t *term_at,
+		     struct wait_result *w)
+{
+	uint64_t now = boottime_ms();
+	int sig = 0;
+
+	if (!*term_at && now >= deadline + HP_WAIT_GRACE_MS)
+		sig = SIGTERM;
+	else if (*term_at && !w->killed && now >= *term_at + HP_WAIT_GRACE_MS)
+		sig = SIGKILL;
+	if (!sig)
+		return true;
+	if (run_identity(dir, w->pid, w->why, sizeof(w->why)) != 1)
+		return false;
+	kill((pid_t)w->pid, sig);
+	w->stopped = true;
+	w->killed = sig == SIGKILL;
+	if (sig == SIGTERM)
+		*term_at = now;
+	return true;
+}
+
 int wait_for_run(const char *dir, uint64_t fallback, struct wait_result *w)
 {
-	uint64_t pid, deadline, start = boottime_ms(), term_at = 0;
+	uint64_t deadline, start = boottime_ms(), term_at = 0;
 
 	memset(w, 0, sizeof(*w));
-	if (waiter_published(dir, HP_PUB_PID, &pid) || pid == 0 || pid > INT32_MAX)
+	if (waiter_published(dir, HP_PUB_PID, &w->pid) || w->pid == 0 ||
+	    w->pid > INT32_MAX)
 		return 0; /* nothing was started */
 	w->started = true;
 	for (;;) {
-		uint64_t now = boottime_ms();
-
 		if (waiter_published(dir, HP_PUB_EXIT, &w->exit_code) == 0) {
 			w->exited = true;
 			break;
 		}
-		if (pid_gone((pid_t)pid)) {
+		/* a pid that names another process is a run that ended without its
+		 * exit status (or never was one) */
+		if (run_identity(dir, w->pid, w->why, sizeof(w->why)) < 0) {
+			w->foreign = true;
+			break;
+		}
+		if (pid_gone((pid_t)w->pid)) {
 			/* it may have published its exit and ended since the look above:
 			 * without a second look, a run that ended well would be taken
 			 * for one that ended without a result */
-			w->exited = waiter_published(dir, HP_PUB_EXIT, &w->exit_code) == 0;
+			w->exited =
+			    waiter_published(dir, HP_PUB_EXIT, &w->exit_code) == 0;
 			break;
 		}
 		/* Read each time: the run publishes its deadline once it has read its
 		 * settings, which may be after this wait began. */
 		if (waiter_published(dir, HP_PUB_DEADLINE, &deadline))
 			deadline = fallback;
-		if (!term_at && now >= deadline + HP_WAIT_GRACE_MS) {
-			kill((pid_t)pid, SIGTERM);
-			w->stopped = true;
-			term_at = now;
-		}
-		if (term_at && !w->killed && now >= term_at + HP_WAIT_GRACE_MS) {
-			kill((pid_t)pid, SIGKILL);
-			w->killed = true;
+		if (!stop_run(dir, deadline, &term_at, w)) {
+			w->foreign = true;
+			break;
 		}
 		pause_ms(50);
 	}

@@ -10,7 +10,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define HP_PUB_PID	"pid"
+#define HP_PUB_PID "pid"
+/* When that process started (field 22 of /proc/PID/stat): written before pid, so
+ * that wait can tell the run from a process given its pid later. */
+#define HP_PUB_START	"pid-start"
 #define HP_PUB_DEADLINE "deadline" /* CLOCK_BOOTTIME milliseconds */
 #define HP_PUB_EXIT	"exit"
 
@@ -25,16 +28,21 @@ int waiter_published(const char *dir, const char *name, uint64_t *value);
 void waiter_clear(const char *dir);
 
 struct wait_result {
-	bool started; /* a run was there to wait for */
-	bool stopped; /* it had to be stopped (SIGTERM, then SIGKILL) */
-	bool killed;  /* SIGKILL was needed */
-	bool exited;  /* it published its exit status */
+	bool started;  /* a run was there to wait for */
+	bool stopped;  /* it had to be stopped (SIGTERM, then SIGKILL) */
+	bool killed;   /* SIGKILL was needed */
+	bool exited;   /* it published its exit status */
+	bool foreign;  /* the pid was not shown to be the run's: nothing was signalled */
+	char why[192]; /* when foreign: why */
+	uint64_t pid;
 	uint64_t exit_code;
 	uint64_t waited_ms;
 };
 
 /* Wait for the run that published in dir, at most until its deadline (or
- * fallback_deadline_boot_ms when it published none) plus the grace. */
+ * fallback_deadline_boot_ms when it published none) plus the grace. Only a process
+ * whose start time (read under the path layer's root) is the one published with its
+ * pid is signalled; never pid 1. */
 int wait_for_run(const char *dir, uint64_t fallback_deadline_boot_ms,
 		 struct wait_result *w);
 

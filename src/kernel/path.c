@@ -13,6 +13,7 @@
 #include "kinfo.h"
 #include "parse.h"
 #include "path.h"
+#include "sys.h"
 
 static char root[4096] = "";
 
@@ -245,4 +246,12 @@ int path_read_meminfo(const char *file, uint64_t *total, uint64_t *free_)
 	if (!mul_u64(t, 1024, total) || !mul_u64(f, 1024, free_))
 		return -ERANGE;
 	return 0;
+}
+
+int path_read_start(long pid, uint64_t *ticks)
+{
+	char buf[1024];
+	int rc = path_read(buf, sizeof(buf), "/proc/%ld/stat", pid);
+
+	return rc ? rc : proc_stat_start(buf, ticks);
 }

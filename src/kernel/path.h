@@ -30,6 +30,9 @@ int path_write_u64(uint64_t val, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A kernel id list file ("0-3,8"), ids below limit. */
 int path_read_idlist(struct hp_idset *set, unsigned limit, const char *file);
+/* When process pid started (/proc/PID/stat under the root: a fixture can carry
+ * one), in clock ticks after boot. */
+int path_read_start(long pid, uint64_t *ticks);
 /* MemTotal and MemFree of a meminfo file (node or /proc form), in bytes. */
 int path_read_meminfo(const char *file, uint64_t *total, uint64_t *free_);
 

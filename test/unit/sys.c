@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys.c - unit tests: the clocks' units, and whether a process is gone. */
+#include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -106,4 +108,48 @@ UNIT_TEST(pid_gone, "a pid is gone when it exited or is a zombie, not when stopp
 	exited(pid);
 	CHECK(pid_gone(pid));
 	waitpid(pid, &st, 0);
+}
+
+/* Field 22 of /proc/PID/stat, counted from the end of the name, strictly. */
+UNIT_TEST(proc_start, "field 22 of /proc/PID/stat, counted from the end of the name, strictly")
+{
+	static const char *const bad[] = {
+	    "",
+	    "1 (x)",
+	    "1 (x) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18",
+	    "1 (x) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 -5 6",
+	    "1 (x) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 5x 6",
+	    "1 (x)S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 5 6",
+	    "1 (x) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 99999999999999999999 6",
+	};
+	uint64_t t = 0, mine = 0, again = 0;
+	pid_t pid;
+
+	CHECK(proc_stat_start("1 (init) S 0 1 1 0 -1 4194560 1 2 3 4 5 6 7 8 20 0 1 0 "
+			      "42 1000 9 18446744073709551615\n",
+			      &t) == 0 &&
+	      t == 42);
+	CHECK(
+	    proc_stat_start("7 (a) S 1 (b) S 0 1 1 0 -1 4194560 1 2 3 4 5 6 7 8 20 0 1 0 "
+			    "77\n",
+			    &t) == 0 &&
+	    t == 77);
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(proc_stat_start(bad[i], &t) == -EINVAL);
+	/* this process's, and the same each time; a child's is its own */
+	CHECK(self_start(&mine) == 0 && self_start(&again) == 0 && mine == again);
+	pid = child("later");
+	if (pid > 0) {
+		char p[64], buf[1024];
+		FILE *f;
+
+		snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+		f = fopen(p, "r");
+		CHECK(f && fgets(buf, sizeof(buf), f) && proc_stat_start(buf, &t) == 0 &&
+		      t >= mine);
+		if (f)
+			fclose(f);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "path.h"
 #include "waiter.h"
 #include "unit.h"
 
@@ -119,6 +120,7 @@ UNIT_TEST(files, "a run's published pid, deadline and exit: atomic, links not fo
 static pid_t run(const char *dir, int publish, bool linger)
 {
 	pid_t pid = fork();
+	uint64_t start;
 
 	if (pid == 0) {
 		signal(SIGTERM, SIG_DFL);
@@ -129,6 +131,8 @@ static pid_t run(const char *dir, int publish, bool linger)
 				pause();
 		_exit(0);
 	}
+	if (pid > 0 && path_read_start(pid, &start) == 0)
+		waiter_publish(dir, HP_PUB_START, start);
 	if (pid > 0)
 		waiter_publish(dir, HP_PUB_PID, (uint64_t)pid);
 	return pid;
@@ -180,5 +184,48 @@ UNIT_TEST(wait, "waiting for a run: none, its exit, no exit, past its deadline")
 	CHECK(w.started && w.stopped && !w.killed);
 	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) &&
 	      WTERMSIG(status) == SIGTERM);
+	rm_rf(dir);
+}
+
+/* past its deadline, but not shown to be the run: never signalled */
+static void foreign(const char *dir, pid_t pid, const char *start, const char *why)
+{
+	struct wait_result w;
+	int status;
+
+	waiter_clear(dir);
+	if (start)
+		put(dir, HP_PUB_START, start);
+	CHECK(waiter_publish(dir, HP_PUB_DEADLINE, 0) == 0);
+	CHECK(wait_for_run(dir, 0, &w) == 0);
+	CHECK(w.started && w.foreign && !w.stopped && !w.killed && !w.exited);
+	CHECK(strstr(w.why, why) != NULL);
+	if (pid > 1) {
+		CHECK(waitpid(pid, &status, WNOHANG) == 0); /* still there */
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+}
+
+/* A pid that names another process (reused, or written by someone else) or pid 1
+ * is not signalled, whatever the deadline says. */
+UNIT_TEST(foreign, "A pid that names another process (reused, or written by someone else) or pid 1 is not signalled,...")
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX", ticks[32];
+	uint64_t start;
+	pid_t pid;
+
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	pid = run(dir, -1, true);
+	CHECK(path_read_start(pid, &start) == 0);
+	snprintf(ticks, sizeof(ticks), "%llu\n", (unsigned long long)start + 1);
+	foreign(dir, pid, ticks, "is another process now");
+	pid = run(dir, -1, true);
+	foreign(dir, pid, NULL, "published without its start time");
+	CHECK(waiter_publish(dir, HP_PUB_PID, 1) == 0);
+	foreign(dir, 1, "1\n", "pid 1 names no run of hugepar");
 	rm_rf(dir);
 }

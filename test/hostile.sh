@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Hostile input and broken runs, on the simulated kernel and fixtures: a pid that is
+# not the run's, a value that cannot be put back, a full record filesystem, links
+# and FIFOs where files should be, garbage restore notes, a main process killed, a
+# crash kernel, 2^64 and bytes that are not ASCII. A case has a fixture of its name
+# (test/out/hostile/CASE); TESTS=hostile:CASE runs only its work. No root needed
+# (the cases that mount a tmpfs are skipped without it), and this machine's pools
+# are not touched.
+. "$(dirname "$0")/lib.sh"
+
+HP=$HP_BIN
+HPT=$HP_TEST_BIN
+SIMCTL=$HP_SIMCTL
+D=$OUT/hostile
+
+requires() {
+	[ -x "$HP" ] && [ -x "$HPT" ] && [ -x "$SIMCTL" ] ||
+		{ echo "need hugepar, hugepar-test and build/simctl"; return 1; }
+	command -v jq >/dev/null || { echo "need jq"; return 1; }
+}
+
+# fixture NAME [LINE...]: two nodes of 8 GiB, 2M and 1G pages, Linux 6.12, on the
+# simulated kernel, with more description lines (test/mkfixture.sh); $M is it,
+# $REC its record directory
+fixture() {
+	local name=$1
+	shift
+	M=$D/$name REC=$D/$name/rec
+	mkdir -p "$D"
+	printf '%s\n' "sizes 2048 1048576" "release 6.12.0" "node 0 cpus 0-1 mem 8G free 7G" \
+		"node 1 cpus 2-3 mem 8G free 7G" "$@" >"$D/$name.desc"
+	"$TOP/test/mkfixture.sh" "$D/$name.desc" "$M"
+}
+sim() { "$HPT" --sysroot "$M" --simulate "$@"; }
+# apply ARGS...: hugepar-test apply on $M, its record in $REC, its output in $M.log,
+# its exit code in $RC (the braces keep bash's notice of a killed run off the output)
+apply() {
+	{ sim apply --config /dev/null -d "$REC" "$@" >"$M.log" 2>&1; } 2>/dev/null
+	RC=$?
+}
+# field FILTER: jq's FILTER on the record; strings bare, the rest compact JSON
+field() { jq -cr "$1" "$REC/status.json" 2>/dev/null; }
+glob() { cat "$M/sys/kernel/mm/hugepages/hugepages-${2:-2048}kB/$1"; }
+pools() {
+	echo "$(cat "$M/sys/devices/system/node/node0/hugepages/hugepages-${1:-2048}kB/nr_hugepages")" \
+		"$(cat "$M/sys/devices/system/node/node1/hugepages/hugepages-${1:-2048}kB/nr_hugepages")"
+}
+notes() { (cd "$M/run/hugepar" 2>/dev/null && ls -d restore-* 2>/dev/null | tr '\n' ' '); }
+# CLOCK_BOOTTIME in ms, as hugepar publishes its deadline
+uptime_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+# start_of PID: field 22 of its /proc/PID/stat, counted from the end of its name
+start_of() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20; }
+# sleeper: a process that is not hugepar's, in $PID
+sleeper() {
+	sleep 300 &
+	PID=$!
+}
+alive() { kill -0 "$1" 2>/dev/null; }
+reap() { kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
+
+# --- wait acts only on the run it can prove is hugepar's ---------------------------
+tcase wait-forged "wait: a pid written by someone else, past its deadline, is not signalled"
+tcase wait-reused "wait: a pid the run had that another process has now is not signalled"
+tcase wait-pid1 "wait: pid 1 is never taken for a run"
+tcase wait-own "wait: the run it can prove is its own is still stopped at its deadline"
+
+# past DIR PID [START]: DIR names PID (and START) as a run past its deadline
+past() {
+	rm -rf "$1" && mkdir -p "$1"
+	[ -n "${3:-}" ] && echo "$3" >"$1/pid-start"
+	echo "$2" >"$1/pid"
+	echo $(($(uptime_ms) - 30000)) >"$1/deadline"
+}
+# waited: hugepar wait on $M's tree and $REC, exit code in $RC
+waited() {
+	timeout 30 "$HP" wait --sysroot "$M" --config /dev/null -d "$REC" >"$M.log" 2>&1
+	RC=$?
+}
+t_wait_forged() {
+	fixture wait-forged
+	sleeper
+	past "$REC" "$PID"
+	waited
+	check "the process lives on" alive "$PID"
+	expect_eq "exit 1, and the record says why" "$RC $(field .error)" \
+		"1 no result: pid $PID was published without its start time: not signalled"
+	reap "$PID"
+}
+t_wait_reused() {
+	fixture wait-reused
+	sleeper
+	mkdir -p "$M/proc/$PID" && cp "/proc/$PID/stat" "$M/proc/$PID/stat"
+	past "$REC" "$PID" $(($(start_of "$PID") - 1))
+	waited
+	check "the process lives on" alive "$PID"
+	expect_eq "exit 1" "$RC" 1
+	check "the record says why" grep -q "^no result: pid $PID is another process now (started at tick" \
+		<<<"$(field .error)"
+	check "the log says why" grep -q "pid $PID is another process now" "$M.log"
+	reap "$PID"
+}
+t_wait_pid1() {
+	fixture wait-pid1
+	past "$REC" 1 1
+	echo $(($(uptime_ms) + 3600000)) >"$REC/deadline" # not reached: no wait either
+	waited
+	expect_eq "exit 1 at once, and the record says why" "$RC $(field .error)" \
+		"1 no result: pid 1 names no run of hugepar: not signalled"
+}
+t_wait_own() {
+	fixture wait-own
+	sleeper
+	mkdir -p "$M/proc/$PID" && cp "/proc/$PID/stat" "$M/proc/$PID/stat"
+	past "$REC" "$PID" "$(start_of "$PID")"
+	waited
+	wait "$PID" 2>/dev/null
+	expect_eq "stopped with SIGTERM (143), wait says 1" "$? $RC" "143 1"
+	check "the log says so" grep -q "still running past its deadline: stopped" "$M.log"
+}
+
+run_cases
+echo "hostile: $(summary_line)"
