@@ -119,5 +119,40 @@ t_wait_own() {
 	check "the log says so" grep -q "still running past its deadline: stopped" "$M.log"
 }
 
+# --- a value that cannot be put back is not lost ------------------------------------
+tcase putback-kept "an earlier run's value that cannot be put back: note kept, exit 1, recover later"
+tcase putback-retried "an earlier run's value put back on the run's second try: the run is ok"
+
+# killed: a parallel run killed while its workers work, nr_overcommit_hugepages left
+# raised to 400 with its restore note
+killed() {
+	fixture "$1"
+	HUGEPAR_FAULT=collect=killmain apply -m parallel --cmdline "rd.hugepar.pages=2M:200"
+	expect_eq "killed: overcommit left raised, its note" "$RC $(glob nr_overcommit_hugepages) $(notes)" \
+		"137 400 restore-2048kB "
+}
+t_putback_kept() {
+	killed putback-kept
+	HUGEPAR_FAULT=overcommit=EIO apply -m parallel --cmdline "rd.hugepar.pages=2M:200"
+	expect_eq "exit 1, failed" "$RC $(field .status)" "1 failed"
+	check "the record says why" grep -q \
+		"could not be put back to 0: I/O error; its restore note is kept for hugepar recover\$" <<<"$(field .error)"
+	expect_eq "not raised again: per-node writes" "$(field '.sizes[0].method_note')" \
+		"an earlier run's restore note is kept: per-node writes"
+	expect_eq "the pools still grew" "$(pools)" "200 200"
+	expect_eq "the note kept, with the value to put back" \
+		"$(notes)$(head -n 1 "$M/run/hugepar/restore-2048kB")" "restore-2048kB before 0"
+	sim recover >"$M.recover" 2>&1
+	expect_eq "recover puts it back" "$? $(glob nr_overcommit_hugepages) $(notes)" "0 0 "
+}
+t_putback_retried() {
+	killed putback-retried
+	HUGEPAR_FAULT=overcommit:1=EIO apply -m parallel --cmdline "rd.hugepar.pages=2M:200"
+	expect_eq "exit 0, ok" "$RC $(field .status)" "0 ok"
+	expect_eq "the record says what was found" "$(field '[.recovered[] | .ok]') $(field '.sizes[0].error')" \
+		"[false] nr_overcommit_hugepages put back to 0 afterwards"
+	expect_eq "put back, no note" "$(glob nr_overcommit_hugepages) $(notes)" "0 "
+}
+
 run_cases
 echo "hostile: $(summary_line)"

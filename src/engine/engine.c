@@ -180,8 +180,11 @@ static void run_sizes(const struct hp_topology *t, const struct hp_plan *p,
 	run_pass(t, p, method, deadline, false, notes, res);
 }
 
-/* What a dead coordinator left raised, put back (its restore note says what). */
-static void recover_sizes(const struct hp_topology *t, struct hp_result *res)
+/* What a dead coordinator left raised, put back (its restore note says what), and
+ * an earlier run's value that could not be put back before the run: expect[z] is the
+ * value each size's overcommit must end at. */
+static void recover_sizes(const struct hp_topology *t, struct hp_result *res,
+			  uint64_t *expect)
 {
 	struct restore_fix fix[HP_MAX_SIZES];
 	unsigned n = 0;
@@ -202,6 +205,7 @@ static void recover_sizes(const struct hp_topology *t, struct hp_result *res)
 				 strerror(-fix[i].rc));
 		} else if (!fix[i].changed_since) {
 			sr->restore_failed = false;
+			expect[z] = fix[i].before;
 			snprintf(sr->afterwards, sizeof(sr->afterwards),
 				 "nr_overcommit_hugepages put back to %llu afterwards",
 				 (unsigned long long)fix[i].before);
@@ -210,7 +214,8 @@ static void recover_sizes(const struct hp_topology *t, struct hp_result *res)
 }
 
 /* Read back every node's pools. */
-static void read_back(const struct hp_topology *t, struct hp_result *res)
+static void read_back(const struct hp_topology *t, struct hp_result *res,
+		      const uint64_t *expect)
 {
 	for (unsigned n = 0; n < t->nnodes; n++)
 		for (unsigned z = 0; z < t->nsizes; z++) {
@@ -230,13 +235,12 @@ static void read_back(const struct hp_topology *t, struct hp_result *res)
 		res->sizes[z].overcommit_before = t->sizes[z].overcommit;
 		res->sizes[z].overcommit_after = g.overcommit;
 		res->sizes[z].surplus_after = g.pool.surplus;
-		if (g.overcommit != t->sizes[z].overcommit &&
-		    !res->sizes[z].restore_failed) {
+		if (g.overcommit != expect[z] && !res->sizes[z].restore_failed) {
 			res->sizes[z].restore_failed = true;
 			snprintf(res->sizes[z].failure, sizeof(res->sizes[z].failure),
 				 "nr_overcommit_hugepages is %llu, was %llu",
 				 (unsigned long long)g.overcommit,
-				 (unsigned long long)t->sizes[z].overcommit);
+				 (unsigned long long)expect[z]);
 		}
 	}
 }
@@ -268,7 +272,7 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 		 const struct hp_plan *p, enum hp_method method, uint64_t deadline,
 		 struct hp_result *res)
 {
-	uint64_t start = clock_now_ms();
+	uint64_t start = clock_now_ms(), expect[HP_MAX_SIZES];
 	struct cell_note *notes;
 
 	run_start = start;
@@ -295,8 +299,10 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 	}
 	run_sizes(t, p, method, deadline, notes, res);
 	res->interrupted |= stop_requested();
-	recover_sizes(t, res);
-	read_back(t, res);
+	for (unsigned z = 0; z < t->nsizes; z++)
+		expect[z] = t->sizes[z].overcommit;
+	recover_sizes(t, res, expect);
+	read_back(t, res, expect);
 	result_judge(res, p, notes, s->nproblems);
 	free(notes);
 	res->duration_ms = clock_now_ms() - start;

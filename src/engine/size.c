@@ -222,6 +222,10 @@ void size_run(struct size_job *j)
 		else if (rc == -EINVAL)
 			snprintf(why, sizeof(why),
 				 "kernel refuses overcommit of %s pages", sz);
+		else if (rc == -EEXIST)
+			snprintf(why, sizeof(why),
+				 "an earlier run's restore note is kept: per-node "
+				 "writes");
 		else if (rc)
 			snprintf(why, sizeof(why),
 				 "parallel path failed (%s); finished serially",

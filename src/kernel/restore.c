@@ -94,14 +94,28 @@ static int note_path(char *buf, size_t len, uint64_t kb)
 int restore_note_write(uint64_t kb, uint64_t before, uint64_t raised)
 {
 	char p[4096], tmp[4200], text[128];
-	int n;
+	int n, rc;
 
 	if (note_path(p, sizeof(p), kb) || xsnprintf(tmp, sizeof(tmp), "%s.new", p))
 		return -ENAMETOOLONG;
 	n = snprintf(text, sizeof(text), "before %llu\nraised %llu\npid %ld\n",
 		     (unsigned long long)before, (unsigned long long)raised,
 		     (long)getpid());
-	return replace_file(p, tmp, text, (size_t)n);
+	/* written whole, then linked in: a note already there (an earlier run's value
+	 * that could not be put back) is never replaced by one with a later value */
+	rc = replace_file(tmp, tmp, text, (size_t)n);
+	if (!rc && link(tmp, p))
+		rc = -errno;
+	unlink(tmp);
+	return rc;
+}
+
+bool restore_note_exists(uint64_t kb)
+{
+	char p[4096];
+	struct stat st;
+
+	return note_path(p, sizeof(p), kb) == 0 && lstat(p, &st) == 0;
 }
 
 int restore_note_remove(uint64_t kb)

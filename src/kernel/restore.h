@@ -29,9 +29,12 @@ int run_lock(uint64_t deadline_ms);
 void run_unlock(void);
 
 /* A size's restore note: written (atomically) before the raise, removed after the
- * value is back; a note that is not there is removed already. */
+ * value is back; a note that is not there is removed already. -EEXIST: a note is
+ * there already (a value an earlier run left that could not be put back): it is
+ * kept, and the size must not be raised. */
 int restore_note_write(uint64_t kb, uint64_t before, uint64_t raised);
 int restore_note_remove(uint64_t kb);
+bool restore_note_exists(uint64_t kb);
 
 struct restore_fix {
 	uint64_t kb;

@@ -221,7 +221,11 @@ UNIT_TEST(note_written, "a restore note is written whole, replaced whole, remove
 	snprintf(want, sizeof(want), "before 5\nraised 300\npid %ld\n", (long)getpid());
 	CHECK(strcmp(text_of(NOTE), want) == 0);
 	CHECK(!exists(NOTE ".new"));
-	/* written again: replaced whole */
+	/* written again while there (a value not put back): kept, refused */
+	CHECK(restore_note_write(2048, 300, 600) == -EEXIST);
+	CHECK(strcmp(text_of(NOTE), want) == 0 && !exists(NOTE ".new"));
+	CHECK(restore_note_exists(2048) && !restore_note_exists(4096));
+	CHECK(restore_note_remove(2048) == 0);
 	CHECK(restore_note_write(2048, 0, 18446744073709551615u) == 0);
 	snprintf(want, sizeof(want), "before 0\nraised 18446744073709551615\npid %ld\n",
 		 (long)getpid());
