@@ -157,12 +157,14 @@ int replace_file_with(const char *file, void (*body)(FILE *f, const void *arg),
 int replace_file(const char *file, const char *tmp, const char *text, size_t len)
 {
 	int fd, rc = 0;
+	ssize_t n;
 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return -errno;
-	if (write(fd, text, len) != (ssize_t)len)
-		rc = -EIO;
+	n = write(fd, text, len);
+	if (n != (ssize_t)len)
+		rc = n < 0 ? -errno : -EIO; /* ENOSPC said as such */
 	/* /run is a tmpfs: the rename is what makes the file whole */
 	if (close(fd) && !rc)
 		rc = -errno;

@@ -86,10 +86,15 @@ static int apply_failed(struct ctx *c, const struct hp_recovery *rec, int code,
 {
 	char why[320];
 
+	int rc;
+
 	snprintf(why, sizeof(why), fmt, arg);
 	fprintf(stderr, "hugepar: %s\n", why);
-	record_failure(c->record_dir, &c->settings, rec, why);
+	rc = record_failure(c->record_dir, &c->settings, rec, why);
 	record_log(LOG_ERR, "failed: %s; nothing done", why);
+	if (rc)
+		record_log(LOG_ERR, "cannot write the record in %s: %s", c->record_dir,
+			   strerror(-rc));
 	return code;
 }
 
@@ -138,17 +143,31 @@ static int apply(struct ctx *c, uint64_t deadline)
 	recovery_fold(&rec, &res);
 	if (rc)
 		fprintf(stderr, "hugepar: %s\n", res.error);
-	fault_at("record");
-	rc = record_write(c->record_dir, &c->settings, &c->topo, &c->plan, &res, &rec);
-	if (rc)
-		fprintf(stderr, "hugepar: cannot write the record in %s: %s\n",
-			c->record_dir, strerror(-rc));
+	rc = fault_at("record");
+	if (!rc)
+		rc = record_write(c->record_dir, &c->settings, &c->topo, &c->plan, &res,
+				  &rec);
 	record_kmsg(&c->topo, &c->plan, &res, &rec);
+	/* the record is what the booted system reads: a run without one has failed,
+	 * whatever it reserved */
+	if (rc)
+		record_log(LOG_ERR, "cannot write the record in %s: %s", c->record_dir,
+			   strerror(-rc));
 	fault_at("done");
-	rc = exit_of(res.status);
+	rc = rc ? EXIT_FAIL : exit_of(res.status);
 	engine_result_free(&res);
 	run_unlock();
 	return rc;
+}
+
+/* One number for wait; a failure is said (wait then finds no run, or none ended). */
+static void publish(const struct ctx *c, const char *name, uint64_t value)
+{
+	int rc = waiter_publish(c->record_dir, name, value);
+
+	if (rc)
+		fprintf(stderr, "hugepar: cannot publish %s in %s: %s\n", name,
+			c->record_dir, strerror(-rc));
 }
 
 int cmd_apply(struct ctx *c)
@@ -164,8 +183,8 @@ int cmd_apply(struct ctx *c)
 	}
 	waiter_clear(c->record_dir);
 	if (self_start(&ticks) == 0) /* before the pid: wait checks one by the other */
-		waiter_publish(c->record_dir, HP_PUB_START, ticks);
-	waiter_publish(c->record_dir, HP_PUB_PID, (uint64_t)getpid());
+		publish(c, HP_PUB_START, ticks);
+	publish(c, HP_PUB_PID, (uint64_t)getpid());
 	stop_install();
 	fault_init(getpid());
 	fault_at("start");
@@ -175,13 +194,12 @@ int cmd_apply(struct ctx *c)
 		rc = EXIT_FAIL;
 	} else {
 		deadline = start + c->settings.timeout_ms;
-		waiter_publish(c->record_dir, HP_PUB_DEADLINE,
-			       boot + c->settings.timeout_ms);
+		publish(c, HP_PUB_DEADLINE, boot + c->settings.timeout_ms);
 		/* systemd: the unit's start timeout is hugepar's own deadline */
 		notify_extend_timeout(c->settings.timeout_ms + HP_WAIT_GRACE_MS);
 		rc = apply(c, deadline);
 	}
-	waiter_publish(c->record_dir, HP_PUB_EXIT, (uint64_t)rc);
+	publish(c, HP_PUB_EXIT, (uint64_t)rc);
 	notify_ready(rc);
 	return rc;
 }

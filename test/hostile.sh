@@ -154,5 +154,33 @@ t_putback_retried() {
 	expect_eq "put back, no note" "$(glob nr_overcommit_hugepages) $(notes)" "0 "
 }
 
+# --- a run that cannot write its record ----------------------------------------------
+tcase record-full "a full record filesystem (a small tmpfs): the run exits 1 and says so"
+tcase record-fault "a record write refused (the seam's ENOSPC): the run exits 1 and says so"
+
+t_record_full() {
+	[ "$(id -u)" = 0 ] || { skip "needs root to mount a tmpfs"; return; }
+	fixture record-full
+	mkdir -p "$M/full"
+	mount -t tmpfs -o size=64k,mode=0755 hugepar-hostile "$M/full" 2>/dev/null ||
+		{ skip "cannot mount a tmpfs here"; return; }
+	REC=$M/full/rec
+	mkdir "$REC"
+	dd if=/dev/zero of="$M/full/filler" bs=4k 2>/dev/null # until it is full
+	apply --cmdline "rd.hugepar.pages=2M:10"
+	expect_eq "exit 1" "$RC" 1
+	check "says why" grep -qF "cannot write the record in $REC: No space left on device" "$M.log"
+	check "says it cannot publish its pid" grep -qF "cannot publish pid in $REC: No space left on device" "$M.log"
+	expect_eq "no record, no temp file" "$(ls -A "$REC")" ""
+	expect_eq "the pools grew all the same" "$(pools)" "10 10"
+	umount "$M/full"
+}
+t_record_fault() {
+	fixture record-fault
+	HUGEPAR_FAULT=record=ENOSPC apply --cmdline "rd.hugepar.pages=2M:10"
+	expect_eq "exit 1, published" "$RC $(cat "$REC/exit")" "1 1"
+	check "says why" grep -qF "cannot write the record in $REC: No space left on device" "$M.log"
+}
+
 run_cases
 echo "hostile: $(summary_line)"
