@@ -6,7 +6,7 @@
 # exit status in /run/hugepar for the pre-pivot hook: no parsing here.
 
 if [ -x /usr/sbin/hugepar ]; then
-    mkdir -p /run/hugepar
+    [ -d /run/hugepar ] || mkdir -m 0755 /run/hugepar
     /usr/sbin/hugepar apply </dev/null >/run/hugepar/apply.log 2>&1 &
 else
     warn "hugepar: /usr/sbin/hugepar is missing"

@@ -42,9 +42,10 @@ apply() {
 # field FILTER: jq's FILTER on the record; strings bare, the rest compact JSON
 field() { jq -cr "$1" "$REC/status.json" 2>/dev/null; }
 glob() { cat "$M/sys/kernel/mm/hugepages/hugepages-${2:-2048}kB/$1"; }
+# each node's 2M pool, "N N"
 pools() {
-	echo "$(cat "$M/sys/devices/system/node/node0/hugepages/hugepages-${1:-2048}kB/nr_hugepages")" \
-		"$(cat "$M/sys/devices/system/node/node1/hugepages/hugepages-${1:-2048}kB/nr_hugepages")"
+	echo "$(cat "$M/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages")" \
+		"$(cat "$M/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages")"
 }
 notes() { (cd "$M/run/hugepar" 2>/dev/null && ls -d restore-* 2>/dev/null | tr '\n' ' '); }
 # CLOCK_BOOTTIME in ms, as hugepar publishes its deadline
@@ -180,6 +181,21 @@ t_record_fault() {
 	HUGEPAR_FAULT=record=ENOSPC apply --cmdline "rd.hugepar.pages=2M:10"
 	expect_eq "exit 1, published" "$RC $(cat "$REC/exit")" "1 1"
 	check "says why" grep -qF "cannot write the record in $REC: No space left on device" "$M.log"
+}
+
+# --- nothing the run did not create changes mode ----------------------------------
+tcase mode-kept "apply -d on a directory that is there keeps its mode (0700, a sticky bit)"
+t_mode_kept() {
+	local mode
+	fixture mode-kept
+	for mode in 700 1755 750; do
+		rm -rf "$REC" && mkdir -m "$mode" "$REC"
+		apply --cmdline "rd.hugepar.pages=2M:1"
+		expect_eq "$mode: kept; the record written" "$(stat -c %a "$REC") $RC $(field .status)" "$mode 0 ok"
+	done
+	rm -rf "$REC" "$M/run" && (umask 077 && apply --cmdline "rd.hugepar.pages=2M:1")
+	expect_eq "one it makes is 0755, whatever the umask (record, lock directory)" \
+		"$(stat -c %a "$REC" "$M/run/hugepar" | tr '\n' ' ')" "755 755 "
 }
 
 run_cases

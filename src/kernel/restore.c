@@ -23,12 +23,14 @@ static int lock_fd = -1;
 int state_dir_check(const char *dir, bool make)
 {
 	struct stat st;
+	bool made = false;
 
 	if (lstat(dir, &st) && errno == ENOENT && make) {
 		int rc = mkdir_p(dir);
 
 		if (rc)
 			return rc;
+		made = true;
 	}
 	if (lstat(dir, &st))
 		return -errno;
@@ -38,8 +40,9 @@ int state_dir_check(const char *dir, bool make)
 		return -ENOTDIR;
 	if (st.st_uid != geteuid() || (st.st_mode & 022))
 		return -EPERM;
-	/* readable by all, whatever the umask it was made under (a hook's mkdir) */
-	if ((st.st_mode & 07777) != 0755 && chmod(dir, 0755))
+	/* one made here is readable by all, whatever the umask; one that was there
+	 * keeps the mode its owner gave it (0700, a sticky bit) */
+	if (made && (st.st_mode & 07777) != 0755 && chmod(dir, 0755))
 		return -errno;
 	return 0;
 }

@@ -20,8 +20,8 @@
 #define HP_STATE_DIR "/run/hugepar"
 
 /* A directory hugepar writes in must be ours: a real directory (not a link), owned
- * by this user, writable by no one else. Made (0755) when missing. The path is
- * taken as it is, not under the root. */
+ * by this user, writable by no one else. Made (0755) when missing; one that is there
+ * keeps its mode. The path is taken as it is, not under the root. */
 int state_dir_check(const char *dir, bool make);
 
 /* Take the run lock, waiting until deadline_ms. -EAGAIN: another run held it. */

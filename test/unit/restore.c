@@ -171,6 +171,10 @@ UNIT_TEST(lock_taken,
 	CHECK(lstat(at("/run/hugepar/lock"), &st) == 0 && S_ISREG(st.st_mode));
 	run_unlock();
 	CHECK(run_lock(now_ms() + 1000) == 0); /* taken again after its unlock */
+	run_unlock();
+	/* one that was there keeps its owner's mode */
+	CHECK(chmod(at("/run/hugepar"), 01700) == 0 && run_lock(now_ms() + 1000) == 0);
+	CHECK(lstat(at("/run/hugepar"), &st) == 0 && (st.st_mode & 07777) == 01700);
 	cleanup();
 }
 
