@@ -119,20 +119,24 @@ static void recovery_fold(const struct hp_recovery *rec, struct hp_result *res)
 	}
 }
 
-static int apply(struct ctx *c, uint64_t deadline)
+/* One number for wait; a failure is said (wait then finds no run, or none ended). */
+static void publish(const struct ctx *c, const char *name, uint64_t value)
+{
+	int rc = waiter_publish(c->record_dir, name, value);
+
+	if (rc)
+		fprintf(stderr, "hugepar: cannot publish %s in %s: %s\n", name,
+			c->record_dir, strerror(-rc));
+}
+
+/* The run under its lock: undo what killed runs left, read the machine, carry the
+ * plan out, write the record. Returns the exit code. */
+static int apply_locked(struct ctx *c, uint64_t deadline)
 {
 	struct hp_recovery rec = {0};
 	struct hp_result res;
 	int rc;
 
-	rc = run_lock(deadline);
-	if (rc == -EAGAIN)
-		return apply_failed(
-		    c, &rec, EXIT_BUSY, "%s",
-		    "another hugepar apply held the lock until the deadline");
-	if (rc)
-		return apply_failed(c, &rec, EXIT_FAIL, "cannot take the lock in %s",
-				    HP_STATE_DIR);
 	fault_at("lock");
 	restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);
 	if (load_machine(c))
@@ -156,23 +160,38 @@ static int apply(struct ctx *c, uint64_t deadline)
 	fault_at("done");
 	rc = rc ? EXIT_FAIL : exit_of(res.status);
 	engine_result_free(&res);
+	return rc;
+}
+
+/* Take the run lock, then (only then: a run that waits for it, or fails before it,
+ * must not speak for the one that holds it) publish what wait reads. */
+static int apply(struct ctx *c, uint64_t deadline, uint64_t boot_deadline)
+{
+	struct hp_recovery none = {0};
+	uint64_t ticks;
+	int rc = run_lock(deadline);
+
+	if (rc == -EAGAIN)
+		return apply_failed(
+		    c, &none, EXIT_BUSY, "%s",
+		    "another hugepar apply held the lock until the deadline");
+	if (rc)
+		return apply_failed(c, &none, EXIT_FAIL, "cannot take the lock in %s",
+				    HP_STATE_DIR);
+	waiter_clear(c->record_dir);
+	if (self_start(&ticks) == 0) /* before the pid: wait checks one by the other */
+		publish(c, HP_PUB_START, ticks);
+	publish(c, HP_PUB_PID, (uint64_t)getpid());
+	publish(c, HP_PUB_DEADLINE, boot_deadline);
+	rc = apply_locked(c, deadline);
+	publish(c, HP_PUB_EXIT, (uint64_t)rc);
 	run_unlock();
 	return rc;
 }
 
-/* One number for wait; a failure is said (wait then finds no run, or none ended). */
-static void publish(const struct ctx *c, const char *name, uint64_t value)
-{
-	int rc = waiter_publish(c->record_dir, name, value);
-
-	if (rc)
-		fprintf(stderr, "hugepar: cannot publish %s in %s: %s\n", name,
-			c->record_dir, strerror(-rc));
-}
-
 int cmd_apply(struct ctx *c)
 {
-	uint64_t start = clock_now_ms(), boot = boottime_ms(), deadline, ticks;
+	uint64_t start = clock_now_ms(), boot = boottime_ms();
 	int rc = state_dir_check(c->record_dir, true);
 
 	if (rc) {
@@ -181,10 +200,6 @@ int cmd_apply(struct ctx *c)
 				     : strerror(-rc));
 		return EXIT_FAIL;
 	}
-	waiter_clear(c->record_dir);
-	if (self_start(&ticks) == 0) /* before the pid: wait checks one by the other */
-		publish(c, HP_PUB_START, ticks);
-	publish(c, HP_PUB_PID, (uint64_t)getpid());
 	stop_install();
 	fault_init(getpid());
 	fault_at("start");
@@ -193,13 +208,11 @@ int cmd_apply(struct ctx *c)
 	if (load_settings(c)) {
 		rc = EXIT_FAIL;
 	} else {
-		deadline = start + c->settings.timeout_ms;
-		publish(c, HP_PUB_DEADLINE, boot + c->settings.timeout_ms);
 		/* systemd: the unit's start timeout is hugepar's own deadline */
 		notify_extend_timeout(c->settings.timeout_ms + HP_WAIT_GRACE_MS);
-		rc = apply(c, deadline);
+		rc = apply(c, start + c->settings.timeout_ms,
+			   boot + c->settings.timeout_ms);
 	}
-	publish(c, HP_PUB_EXIT, (uint64_t)rc);
 	notify_ready(rc);
 	return rc;
 }

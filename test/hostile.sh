@@ -198,5 +198,27 @@ t_mode_kept() {
 		"$(stat -c %a "$REC" "$M/run/hugepar" | tr '\n' ' ')" "755 755 "
 }
 
+# --- what wait reads is published only under the run lock ---------------------------
+tcase publish-locked "a second apply that fails early leaves the running one's pid and exit alone"
+t_publish_locked() {
+	local a i
+	fixture publish-locked
+	# the first holds the lock 3 s (host clock), once it has published
+	HUGEPAR_SIM_CLOCK=host HUGEPAR_FAULT=trace,lock=delay:3000 "$HPT" --sysroot "$M" --simulate \
+		apply --config /dev/null -d "$REC" --cmdline "rd.hugepar.pages=2M:1" >/dev/null 2>"$M.first" &
+	a=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -qs '^hugepar-trace lock ' "$M.first" && break
+		sleep 0.05
+	done
+	sim apply --config "$M/nonexistent" -d "$REC" >"$M.log" 2>&1
+	expect_eq "the second: exit 1" "$?" 1
+	expect_eq "the first's pid stands, no exit status" "$(cat "$REC/pid") $(cat "$REC/exit" 2>/dev/null)" "$a "
+	timeout 30 "$HP" wait --sysroot "$M" --config /dev/null -d "$REC" >>"$M.log" 2>&1
+	expect_eq "wait gives the first's exit status" "$?" 0
+	wait "$a"
+	expect_eq "the first ended well" "$? $(field .status)" "0 ok"
+}
+
 run_cases
 echo "hostile: $(summary_line)"
