@@ -176,8 +176,9 @@ static int apply(struct ctx *c, uint64_t deadline, uint64_t boot_deadline)
 		    c, &none, EXIT_BUSY, "%s",
 		    "another hugepar apply held the lock until the deadline");
 	if (rc)
-		return apply_failed(c, &none, EXIT_FAIL, "cannot take the lock in %s",
-				    HP_STATE_DIR);
+		return apply_failed(c, &none, EXIT_FAIL,
+				    "cannot take the lock in " HP_STATE_DIR ": %s",
+				    state_dir_error(rc));
 	waiter_clear(c->record_dir);
 	if (self_start(&ticks) == 0) /* before the pid: wait checks one by the other */
 		publish(c, HP_PUB_START, ticks);
@@ -196,8 +197,7 @@ int cmd_apply(struct ctx *c)
 
 	if (rc) {
 		fprintf(stderr, "hugepar: the record directory %s: %s\n", c->record_dir,
-			rc == -EPERM ? "not owned by this user, or writable by others"
-				     : strerror(-rc));
+			state_dir_error(rc));
 		return EXIT_FAIL;
 	}
 	stop_install();
@@ -226,7 +226,7 @@ int cmd_recover(struct ctx *c)
 	if (rc) {
 		fprintf(stderr, "hugepar: cannot take the lock in %s: %s\n", HP_STATE_DIR,
 			rc == -EAGAIN ? "another hugepar apply is running"
-				      : strerror(-rc));
+				      : state_dir_error(rc));
 		return rc == -EAGAIN ? EXIT_BUSY : EXIT_FAIL;
 	}
 	restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);

@@ -220,5 +220,40 @@ t_publish_locked() {
 	expect_eq "the first ended well" "$? $(field .status)" "0 ok"
 }
 
+# --- nothing under the lock directory is followed through a link -------------------
+tcase lockdir-link "a lock directory that is a link to another folder: refused, nothing made there"
+tcase lock-link "a link in the place of the lock file or a note: not followed"
+
+t_lockdir_link() {
+	fixture lockdir-link
+	mkdir -p "$M/elsewhere" "$M/run"
+	ln -s ../elsewhere "$M/run/hugepar"
+	apply --cmdline "rd.hugepar.pages=2M:10"
+	expect_eq "apply: exit 1, the record says why" "$RC $(field .error)" \
+		"1 cannot take the lock in /run/hugepar: a symbolic link: not followed"
+	sim recover >"$M.recover" 2>&1
+	expect_eq "recover: exit 1" "$?" 1
+	check "recover: says why" grep -qF "cannot take the lock in /run/hugepar: a symbolic link: not followed" "$M.recover"
+	expect_eq "nothing made in the folder it points to" "$(ls -A "$M/elsewhere")" ""
+	expect_eq "nothing done" "$(pools)" "0 0"
+}
+t_lock_link() {
+	fixture lock-link
+	mkdir -p "$M/run/hugepar"
+	: >"$M/target"
+	ln -s ../../target "$M/run/hugepar/lock"
+	apply --cmdline "rd.hugepar.pages=2M:10"
+	expect_eq "the lock: exit 1, the record says why" "$RC $(field .error)" \
+		"1 cannot take the lock in /run/hugepar: a symbolic link: not followed"
+	rm "$M/run/hugepar/lock"
+	ln -s ../../target "$M/run/hugepar/restore-2048kB"
+	echo 40 >"$M/sys/kernel/mm/hugepages/hugepages-2048kB/nr_overcommit_hugepages"
+	printf 'before 0\nraised 40\npid 7\n' >"$M/target"
+	apply --cmdline "rd.hugepar.pages=2M:10"
+	expect_eq "a note: not read through the link, its value left" \
+		"$(glob nr_overcommit_hugepages) $(field '.recovered[0].ok')" "40 false"
+	expect_eq "what it points to is left" "$(cat "$M/target")" "$(printf 'before 0\nraised 40\npid 7')"
+}
+
 run_cases
 echo "hostile: $(summary_line)"

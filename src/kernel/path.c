@@ -184,6 +184,13 @@ int path_dir_open(struct path_dir *d, const char *fmt, ...)
 	return d->fd < 0 ? -errno : 0;
 }
 
+int path_dir_at(struct path_dir *d, int dirfd, const char *name)
+{
+	d->pos = d->len = 0;
+	d->fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return d->fd < 0 ? -errno : 0;
+}
+
 /* The kernel's record of an entry (linux_dirent64 in getdents(2)). */
 struct dirent64_rec {
 	uint64_t ino;

@@ -47,6 +47,8 @@ struct path_dir {
 };
 int path_dir_open(struct path_dir *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* name in the directory dirfd (not through a link). */
+int path_dir_at(struct path_dir *d, int dirfd, const char *name);
 /* The next entry's name, NULL at the end (or on an error: errno then). */
 const char *path_dir_next(struct path_dir *d);
 void path_dir_close(struct path_dir *d);

@@ -47,32 +47,52 @@ int state_dir_check(const char *dir, bool make)
 	return 0;
 }
 
-static int state_path(char *buf, size_t len, const char *name)
+const char *state_dir_error(int rc)
 {
-	return path_build(buf, len, HP_STATE_DIR "/%s", name);
+	return rc == -ELOOP	? "a symbolic link: not followed"
+	       : rc == -EPERM	? "not owned by this user, or writable by others"
+	       : rc == -ENOTDIR ? "not a directory"
+				: strerror(-rc);
 }
 
-int run_lock(uint64_t deadline)
+/* The state directory, checked once and held open while the lock is: every name in
+ * it is reached from this descriptor with O_NOFOLLOW, so that a link put in its
+ * place, or in the place of a name in it, is never followed. */
+static int state_fd = -1;
+
+static int state_open(void)
 {
 	char p[4096];
 	int rc;
 
-	if (state_path(p, sizeof(p), ""))
+	if (state_fd >= 0)
+		return state_fd;
+	if (path_build(p, sizeof(p), "%s", HP_STATE_DIR))
 		return -ENAMETOOLONG;
 	rc = state_dir_check(p, true);
 	if (rc)
 		return rc;
-	state_path(p, sizeof(p), "lock");
-	lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	state_fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return state_fd < 0 ? -errno : state_fd;
+}
+
+int run_lock(uint64_t deadline)
+{
+	int dfd = state_open();
+
+	if (dfd < 0)
+		return dfd;
+	lock_fd = openat(dfd, "lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (lock_fd < 0)
 		return -errno;
 	while (flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			return -errno;
-		if (clock_now_ms() >= deadline) {
-			close(lock_fd);
-			lock_fd = -1;
-			return -EAGAIN;
+		int rc = errno == EWOULDBLOCK || errno == EINTR ? 0 : -errno;
+
+		if (!rc && clock_now_ms() >= deadline)
+			rc = -EAGAIN;
+		if (rc) {
+			run_unlock();
+			return rc;
 		}
 		clock_sleep_ms(20);
 	}
@@ -83,51 +103,64 @@ void run_unlock(void)
 {
 	if (lock_fd >= 0)
 		close(lock_fd);
-	lock_fd = -1;
+	if (state_fd >= 0)
+		close(state_fd);
+	lock_fd = state_fd = -1;
 }
 
-static int note_path(char *buf, size_t len, uint64_t kb)
+static void note_name_of(char *buf, size_t len, uint64_t kb)
 {
-	char name[64];
-
-	snprintf(name, sizeof(name), "restore-%llukB", (unsigned long long)kb);
-	return state_path(buf, len, name);
+	snprintf(buf, len, "restore-%llukB", (unsigned long long)kb);
 }
 
 int restore_note_write(uint64_t kb, uint64_t before, uint64_t raised)
 {
-	char p[4096], tmp[4200], text[128];
-	int n, rc;
+	char name[64], tmp[72], text[128];
+	int n, fd, rc = 0, dfd = state_open();
 
-	if (note_path(p, sizeof(p), kb) || xsnprintf(tmp, sizeof(tmp), "%s.new", p))
-		return -ENAMETOOLONG;
+	if (dfd < 0)
+		return dfd;
+	note_name_of(name, sizeof(name), kb);
+	snprintf(tmp, sizeof(tmp), "%s.new", name);
 	n = snprintf(text, sizeof(text), "before %llu\nraised %llu\npid %ld\n",
 		     (unsigned long long)before, (unsigned long long)raised,
 		     (long)getpid());
+	fd =
+	    openat(dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	errno = 0;
+	if (write(fd, text, (size_t)n) != n)
+		rc = errno ? -errno : -EIO;
+	if (close(fd) && !rc)
+		rc = -errno;
 	/* written whole, then linked in: a note already there (an earlier run's value
 	 * that could not be put back) is never replaced by one with a later value */
-	rc = replace_file(tmp, tmp, text, (size_t)n);
-	if (!rc && link(tmp, p))
+	if (!rc && linkat(dfd, tmp, dfd, name, 0))
 		rc = -errno;
-	unlink(tmp);
+	unlinkat(dfd, tmp, 0);
 	return rc;
 }
 
 bool restore_note_exists(uint64_t kb)
 {
-	char p[4096];
+	char name[64];
 	struct stat st;
+	int dfd = state_open();
 
-	return note_path(p, sizeof(p), kb) == 0 && lstat(p, &st) == 0;
+	note_name_of(name, sizeof(name), kb);
+	return dfd >= 0 && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 int restore_note_remove(uint64_t kb)
 {
-	char p[4096];
+	char name[64];
+	int dfd = state_open();
 
-	if (note_path(p, sizeof(p), kb))
-		return -ENAMETOOLONG;
-	return unlink(p) && errno != ENOENT ? -errno : 0;
+	if (dfd < 0)
+		return dfd;
+	note_name_of(name, sizeof(name), kb);
+	return unlinkat(dfd, name, 0) && errno != ENOENT ? -errno : 0;
 }
 
 /* "KEY N\n" at *p, advancing past it. */
@@ -150,16 +183,14 @@ static int note_field(const char **p, const char *key, uint64_t *v)
 
 /* A note's text: a regular file of its own, not through a link, and opened without
  * blocking, so that a FIFO in its place cannot hang the run that recovers. */
-static int read_note_text(const char *rel, char *buf, size_t len)
+static int read_note_text(int dfd, const char *name, char *buf, size_t len)
 {
-	char p[4096];
 	struct stat st;
 	size_t got = 0;
-	int fd, rc = path_build(p, sizeof(p), "%s", rel);
+	int rc = 0,
+	    fd = openat(dfd, name,
+			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 
-	if (rc)
-		return rc;
-	fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st))
@@ -185,12 +216,12 @@ static int read_note_text(const char *rel, char *buf, size_t len)
 
 /* A note is read as restore_note_write() writes it, and nothing else: a value out of
  * range must not be put back as the largest one (sscanf's %llu would). */
-static int read_note(const char *rel, struct restore_fix *f)
+static int read_note(int dfd, const char *name, struct restore_fix *f)
 {
 	char buf[256];
 	const char *p = buf;
 	uint64_t before, raised, pid;
-	int rc = read_note_text(rel, buf, sizeof(buf));
+	int rc = read_note_text(dfd, name, buf, sizeof(buf));
 
 	if (!rc)
 		rc = note_field(&p, "before", &before);
@@ -225,14 +256,16 @@ static bool note_name(const char *name, uint64_t *kb)
 
 int restore_recover(struct restore_fix *fixes, unsigned max, unsigned *n)
 {
-	char rel[512];
 	struct path_dir d;
 	const char *name;
-	int rc = path_dir_open(&d, HP_STATE_DIR);
+	int dfd = state_open(), rc;
 
 	*n = 0;
+	if (dfd < 0)
+		return dfd;
+	rc = path_dir_at(&d, dfd, ".");
 	if (rc)
-		return rc == -ENOENT ? 0 : rc;
+		return rc;
 	while (*n < max && (name = path_dir_next(&d))) {
 		struct restore_fix *f = &fixes[*n];
 		struct hp_global g;
@@ -242,8 +275,7 @@ int restore_recover(struct restore_fix *fixes, unsigned max, unsigned *n)
 			continue;
 		memset(f, 0, sizeof(*f));
 		f->kb = kb;
-		snprintf(rel, sizeof(rel), HP_STATE_DIR "/%s", name);
-		f->rc = read_note(rel, f);
+		f->rc = read_note(dfd, name, f);
 		if (!f->rc)
 			f->rc = hugetlb_global(kb, &g);
 		if (!f->rc) {

@@ -23,6 +23,8 @@
  * by this user, writable by no one else. Made (0755) when missing; one that is there
  * keeps its mode. The path is taken as it is, not under the root. */
 int state_dir_check(const char *dir, bool make);
+/* What state_dir_check()'s error (or run_lock()'s) says about the directory. */
+const char *state_dir_error(int rc);
 
 /* Take the run lock, waiting until deadline_ms. -EAGAIN: another run held it. */
 int run_lock(uint64_t deadline_ms);
