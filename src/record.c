@@ -85,6 +85,7 @@ static void recovered_json(struct json_out *j, const struct hp_recovery *rec)
 		json_u64(j, "overcommit_put_back",
 			 f->rc || f->changed_since ? f->found : f->before);
 		json_bool(j, "ok", f->rc == 0);
+		json_bool(j, "malformed", f->malformed);
 		json_str(j, "note", line);
 		json_close(j, '}');
 	}
@@ -404,7 +405,8 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 
 	for (unsigned i = 0; rec && i < rec->n; i++) {
 		recovery_describe(&rec->fix[i], line, sizeof(line));
-		record_log(rec->fix[i].rc ? LOG_ERR : LOG_WARNING, "%s", line);
+		record_log(restore_fix_failed(&rec->fix[i]) ? LOG_ERR : LOG_WARNING, "%s",
+			   line);
 	}
 	if (res->status == HP_STATUS_DISABLED) {
 		record_log(LOG_INFO, "disabled, nothing done");

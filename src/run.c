@@ -107,7 +107,7 @@ static void recovery_fold(const struct hp_recovery *rec, struct hp_result *res)
 	for (unsigned i = 0; i < rec->n; i++) {
 		const struct restore_fix *f = &rec->fix[i];
 
-		if (!f->rc || !restore_note_exists(f->kb))
+		if (!restore_fix_failed(f) || !restore_note_exists(f->kb))
 			continue;
 		res->status = HP_STATUS_FAILED;
 		if (res->error[0])
@@ -234,8 +234,9 @@ int cmd_recover(struct ctx *c)
 		char line[256];
 
 		recovery_describe(&rec.fix[i], line, sizeof(line));
-		record_log(rec.fix[i].rc ? LOG_ERR : LOG_WARNING, "%s", line);
-		failed += rec.fix[i].rc != 0;
+		record_log(restore_fix_failed(&rec.fix[i]) ? LOG_ERR : LOG_WARNING, "%s",
+			   line);
+		failed += restore_fix_failed(&rec.fix[i]);
 	}
 	run_unlock();
 	(void)c;

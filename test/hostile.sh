@@ -47,7 +47,8 @@ pools() {
 	echo "$(cat "$M/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages")" \
 		"$(cat "$M/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages")"
 }
-notes() { (cd "$M/run/hugepar" 2>/dev/null && ls -d restore-* 2>/dev/null | tr '\n' ' '); }
+# the restore notes there (not those moved aside)
+notes() { (cd "$M/run/hugepar" 2>/dev/null && ls -d restore-*kB 2>/dev/null | tr '\n' ' '); }
 # CLOCK_BOOTTIME in ms, as hugepar publishes its deadline
 uptime_ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
 # start_of PID: field 22 of its /proc/PID/stat, counted from the end of its name
@@ -247,12 +248,34 @@ t_lock_link() {
 		"1 cannot take the lock in /run/hugepar: a symbolic link: not followed"
 	rm "$M/run/hugepar/lock"
 	ln -s ../../target "$M/run/hugepar/restore-2048kB"
-	echo 40 >"$M/sys/kernel/mm/hugepages/hugepages-2048kB/nr_overcommit_hugepages"
+	"$SIMCTL" "$M" overcommit 2048 40
 	printf 'before 0\nraised 40\npid 7\n' >"$M/target"
 	apply --cmdline "rd.hugepar.pages=2M:10"
-	expect_eq "a note: not read through the link, its value left" \
-		"$(glob nr_overcommit_hugepages) $(field '.recovered[0].ok')" "40 false"
+	expect_eq "a note: not read through the link (malformed), its value left" \
+		"$(glob nr_overcommit_hugepages) $(field '.recovered[0] | [.ok, .malformed]')" "40 [false,true]"
 	expect_eq "what it points to is left" "$(cat "$M/target")" "$(printf 'before 0\nraised 40\npid 7')"
+}
+
+# --- a malformed restore note is named, moved aside once, and blocks nothing --------
+tcase note-malformed "a garbage restore note, pools at target: named, moved aside, apply and recover go on"
+t_note_malformed() {
+	fixture note-malformed
+	apply --cmdline "rd.hugepar.pages=2M:10"
+	printf 'before x\n' >"$M/run/hugepar/restore-2048kB"
+	sim recover >"$M.recover" 2>&1
+	expect_eq "recover: exit 0" "$?" 0
+	check "recover: names it malformed, moved aside" grep -qF \
+		"2M: the restore note restore-2048kB is malformed (Invalid argument): moved aside as restore-2048kB.bad; nr_overcommit_hugepages left at 0" "$M.recover"
+	expect_eq "moved aside once" "$(notes)$(cd "$M/run/hugepar" && echo *.bad)" "restore-2048kB.bad"
+	printf 'raised 9\n' >"$M/run/hugepar/restore-2048kB"
+	apply --cmdline "rd.hugepar.pages=2M:10"
+	expect_eq "apply: exit 0, ok" "$RC $(field .status)" "0 ok"
+	expect_eq "apply: the record names it" "$(field '.recovered[] | [.malformed, .ok, .overcommit_found]')" \
+		"[true,false,0]"
+	apply --cmdline "rd.hugepar.pages=2M:10"
+	expect_eq "the next apply finds nothing" "$RC $(field '.recovered | length') $(notes)" "0 0 "
+	sim recover >"$M.recover" 2>&1
+	expect_eq "the next recover: exit 0" "$?" 0
 }
 
 run_cases

@@ -194,7 +194,7 @@ static void recover_sizes(const struct hp_topology *t, struct hp_result *res,
 		int z = topology_size_index(t, fix[i].kb);
 		struct hp_size_result *sr;
 
-		if (z < 0)
+		if (z < 0 || fix[i].malformed)
 			continue;
 		sr = &res->sizes[z];
 		if (fix[i].rc) {

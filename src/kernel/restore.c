@@ -172,6 +172,8 @@ static int note_field(const char **p, const char *key, uint64_t *v)
 	if (strncmp(*p, key, n) || (*p)[n] != ' ')
 		return -EINVAL;
 	*p += n + 1;
+	if ((*p)[0] == '0' && (*p)[1] != '\n') /* never written so */
+		return -EINVAL;
 	rc = parse_u64_at(p, v);
 	if (rc)
 		return rc;
@@ -216,15 +218,12 @@ static int read_note_text(int dfd, const char *name, char *buf, size_t len)
 
 /* A note is read as restore_note_write() writes it, and nothing else: a value out of
  * range must not be put back as the largest one (sscanf's %llu would). */
-static int read_note(int dfd, const char *name, struct restore_fix *f)
+int restore_note_parse(const char *text, struct restore_fix *f)
 {
-	char buf[256];
-	const char *p = buf;
+	const char *p = text;
 	uint64_t before, raised, pid;
-	int rc = read_note_text(dfd, name, buf, sizeof(buf));
+	int rc = note_field(&p, "before", &before);
 
-	if (!rc)
-		rc = note_field(&p, "before", &before);
 	if (!rc)
 		rc = note_field(&p, "raised", &raised);
 	if (!rc)
@@ -241,7 +240,7 @@ static int read_note(int dfd, const char *name, struct restore_fix *f)
 	return 0;
 }
 
-/* The size of a note's name, only as note_path() writes it: another name (a temp
+/* The size of a note's name, only as note_name_of() writes it: another name (a temp
  * file, a leading zero or sign) is not a note, and would never be removed. */
 static bool note_name(const char *name, uint64_t *kb)
 {
@@ -252,6 +251,46 @@ static bool note_name(const char *name, uint64_t *kb)
 		return false;
 	snprintf(canon, sizeof(canon), "restore-%llukB", (unsigned long long)*kb);
 	return strcmp(canon, name) == 0;
+}
+
+/* A note that is not one (garbage, a link, a FIFO): moved aside once, so that it
+ * blocks no run and is said once; its value is left as it is. */
+static void set_aside(int dfd, const char *name, struct restore_fix *f)
+{
+	char bad[72];
+	struct hp_global g;
+
+	f->malformed = true;
+	if (hugetlb_global(f->kb, &g) == 0)
+		f->found = g.overcommit;
+	snprintf(bad, sizeof(bad), "%s.bad", name);
+	f->aside_rc = renameat(dfd, name, dfd, bad) ? -errno : 0;
+}
+
+/* One note: put its value back, unless someone set another since. */
+static void recover_one(int dfd, const char *name, struct restore_fix *f)
+{
+	char text[256];
+	struct hp_global g;
+
+	f->rc = read_note_text(dfd, name, text, sizeof(text));
+	if (!f->rc)
+		f->rc = restore_note_parse(text, f);
+	if (f->rc && f->rc != -ENOENT) {
+		set_aside(dfd, name, f);
+		return;
+	}
+	if (!f->rc)
+		f->rc = hugetlb_global(f->kb, &g);
+	if (!f->rc) {
+		f->found = g.overcommit;
+		/* Someone set another value since: theirs stands. */
+		f->changed_since = g.overcommit != f->raised;
+		if (!f->changed_since)
+			f->rc = hugetlb_set_overcommit(f->kb, f->before);
+	}
+	if (!f->rc)
+		f->rc = restore_note_remove(f->kb);
 }
 
 int restore_recover(struct restore_fix *fixes, unsigned max, unsigned *n)
@@ -268,29 +307,23 @@ int restore_recover(struct restore_fix *fixes, unsigned max, unsigned *n)
 		return rc;
 	while (*n < max && (name = path_dir_next(&d))) {
 		struct restore_fix *f = &fixes[*n];
-		struct hp_global g;
 		uint64_t kb;
 
 		if (!note_name(name, &kb))
 			continue;
 		memset(f, 0, sizeof(*f));
 		f->kb = kb;
-		f->rc = read_note(dfd, name, f);
-		if (!f->rc)
-			f->rc = hugetlb_global(kb, &g);
-		if (!f->rc) {
-			f->found = g.overcommit;
-			/* Someone set another value since: theirs stands. */
-			f->changed_since = g.overcommit != f->raised;
-			if (!f->changed_since)
-				f->rc = hugetlb_set_overcommit(kb, f->before);
-		}
-		if (!f->rc)
-			f->rc = restore_note_remove(kb);
-		(*n)++;
+		recover_one(dfd, name, f);
+		if (f->rc != -ENOENT) /* (gone since the listing: no note) */
+			(*n)++;
 	}
 	path_dir_close(&d);
 	return 0;
+}
+
+bool restore_fix_failed(const struct restore_fix *f)
+{
+	return f->rc && !f->malformed;
 }
 
 void recovery_describe(const struct restore_fix *f, char *buf, size_t len)
@@ -298,7 +331,21 @@ void recovery_describe(const struct restore_fix *f, char *buf, size_t len)
 	char sz[16];
 
 	format_size_kb(f->kb, sz, sizeof(sz));
-	if (f->rc)
+	if (f->malformed && f->aside_rc)
+		snprintf(
+		    buf, len,
+		    "%s: the restore note restore-%llukB is malformed (%s) and could "
+		    "not be moved aside (%s); nr_overcommit_hugepages left at %llu",
+		    sz, (unsigned long long)f->kb, strerror(-f->rc),
+		    strerror(-f->aside_rc), (unsigned long long)f->found);
+	else if (f->malformed)
+		snprintf(
+		    buf, len,
+		    "%s: the restore note restore-%llukB is malformed (%s): moved "
+		    "aside as restore-%llukB.bad; nr_overcommit_hugepages left at %llu",
+		    sz, (unsigned long long)f->kb, strerror(-f->rc),
+		    (unsigned long long)f->kb, (unsigned long long)f->found);
+	else if (f->rc)
 		snprintf(
 		    buf, len,
 		    "%s: nr_overcommit_hugepages left at %llu by pid %ld could not be "

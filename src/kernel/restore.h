@@ -44,11 +44,21 @@ struct restore_fix {
 	long pid;			/* the run that left it */
 	int rc;				/* 0: put back (or someone else had) */
 	bool changed_since;		/* found != raised: left as it was */
+	bool malformed;			/* not a note (rc says why): moved aside */
+	int aside_rc;			/* when malformed: the move's -errno, or 0 */
 };
 
+/* A note's text, as restore_note_write() writes it: before, raised and pid into f.
+ * -EINVAL or -ERANGE for anything else. */
+int restore_note_parse(const char *text, struct restore_fix *f);
+
 /* Put back what dead runs left raised, as their restore notes say, and remove the
- * notes (the run lock must be held). A note that cannot be read is a fix with rc. */
+ * notes (the run lock must be held). A value that cannot be put back is a fix with
+ * rc, its note kept. A note that is not one (garbage, a link, a FIFO) is a fix with
+ * rc and malformed set, renamed restore-<kB>kB.bad, its value left as found. */
 int restore_recover(struct restore_fix *fixes, unsigned max, unsigned *n);
+/* A value that could not be put back (not a malformed note, which blocks nothing). */
+bool restore_fix_failed(const struct restore_fix *f);
 
 /* What a run found left behind and did about it, for the record. */
 struct hp_recovery {

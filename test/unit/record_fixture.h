@@ -272,7 +272,7 @@ static int bool_is(const struct json_val *v, const char *key, bool want)
 #define CELL_KEYS                                                                        \
 	"size before requested target achieved workers workers_peak workers_settled "    \
 	"workers_rates workers_why granularity unrounded ms status reason"
-#define RECOVERED_KEYS "size pid overcommit_found overcommit_put_back ok note"
+#define RECOVERED_KEYS "size pid overcommit_found overcommit_put_back ok malformed note"
 
 static inline void check_settings(const struct json_val *set)
 {

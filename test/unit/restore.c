@@ -19,111 +19,7 @@
 #include "sys.h"
 #include "unit.h"
 
-static char root[64];
-
-/* A file under the root, and the directories above it. */
-static void put(const char *rel, const char *text)
-{
-	char p[256], *slash;
-	size_t len = strlen(text);
-	int fd;
-
-	snprintf(p, sizeof(p), "%s%s", root, rel);
-	slash = strrchr(p, '/');
-	*slash = '\0';
-	mkdir_p(p);
-	*slash = '/';
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	CHECK(fd >= 0 && write(fd, text, len) == (ssize_t)len);
-	if (fd >= 0)
-		close(fd);
-}
-
-static char *at(const char *rel)
-{
-	static char p[256];
-
-	snprintf(p, sizeof(p), "%s%s", root, rel);
-	return p;
-}
-
-#define SYS_2M "/sys/kernel/mm/hugepages/hugepages-2048kB/"
-#define NODE0  "/sys/devices/system/node/node0/"
-#define NOTE   "/run/hugepar/restore-2048kB"
-
-/*
- * A temp root: one node of two CPUs and 1G with 10 2M pages, nr_overcommit_hugepages
- * 5, as test/mkfixture.sh writes it, under the simulated kernel when sim is set.
- */
-static void fixture(bool sim)
-{
-	strcpy(root, "/tmp/hugepar-restore.XXXXXX");
-	if (!mkdtemp(root)) {
-		CHECK(!"mkdtemp");
-		exit(1);
-	}
-	put("/proc/meminfo", "MemTotal:       1048576 kB\nMemFree:        819200 kB\n"
-			     "Hugepagesize:       2048 kB\n");
-	put("/proc/sys/kernel/osrelease", "6.1.0\n");
-	put("/sys/devices/system/cpu/online", "0-1\n");
-	put("/sys/devices/system/node/online", "0\n");
-	put("/sys/devices/system/node/possible", "0\n");
-	put("/sys/devices/system/node/has_cpu", "0\n");
-	put("/sys/devices/system/node/has_memory", "0\n");
-	put(NODE0 "cpulist", "0-1\n");
-	put(NODE0 "meminfo", "Node 0 MemTotal:       1048576 kB\n"
-			     "Node 0 MemFree:        819200 kB\n"
-			     "Node 0 MemUsed:        229376 kB\n");
-	put(NODE0 "hugepages/hugepages-2048kB/nr_hugepages", "10\n");
-	put(NODE0 "hugepages/hugepages-2048kB/free_hugepages", "10\n");
-	put(NODE0 "hugepages/hugepages-2048kB/surplus_hugepages", "0\n");
-	put(SYS_2M "nr_hugepages", "10\n");
-	put(SYS_2M "free_hugepages", "10\n");
-	put(SYS_2M "surplus_hugepages", "0\n");
-	put(SYS_2M "resv_hugepages", "0\n");
-	put(SYS_2M "nr_overcommit_hugepages", "5\n");
-	path_set_root(root);
-	if (sim) {
-		CHECK(sim_open() == 0);
-		hugetlb_use(&hugetlb_sim);
-	}
-}
-
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	return remove(p);
-}
-
-static void cleanup(void)
-{
-	run_unlock();
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* The overcommit value the kernel has now, or a value no test sets. */
-static uint64_t overcommit(void)
-{
-	struct hp_global g;
-
-	return hugetlb_global(2048, &g) ? 999999 : g.overcommit;
-}
-
-static bool exists(const char *rel)
-{
-	struct stat st;
-
-	return lstat(at(rel), &st) == 0;
-}
-
-/* The whole text of a file under the root, "" when it cannot be read. */
-static const char *text_of(const char *rel)
-{
-	static char buf[256];
-
-	if (path_read(buf, sizeof(buf), "%s", rel))
-		buf[0] = '\0';
-	return buf;
-}
+#include "restore_fixture.h"
 
 /* A child that takes the run lock, says so on a pipe and waits for a word back:
  * 'u' to unlock and wait on, EOF to exit. */
@@ -158,8 +54,7 @@ static pid_t holder(int *ctl)
 	return pid;
 }
 
-UNIT_TEST(lock_taken,
-	  "the run lock: taken, its directory 0755 under any umask, taken again")
+UNIT_TEST(lock_taken, "the run lock: taken, its directory 0755 under any umask, taken again")
 {
 	struct stat st;
 
@@ -244,8 +139,7 @@ UNIT_TEST(note_written, "a restore note is written whole, replaced whole, remove
 }
 
 /* A run killed between its raise and the put back: the next one puts it back. */
-UNIT_TEST(killed_run_undone,
-	  "a run killed between raise and put back: the next one puts it back")
+UNIT_TEST(killed_run_undone, "a run killed between raise and put back: the next one puts it back")
 {
 	struct restore_fix fix[HUGETLB_MAX_SIZES];
 	char line[256], want[256];
@@ -315,139 +209,5 @@ UNIT_TEST(changed_since, "a note whose value someone changed since: theirs stand
 	recovery_describe(&fix[0], line, sizeof(line));
 	CHECK(strcmp(line, "2M: pid 4243 ended before raising nr_overcommit_hugepages") ==
 	      0);
-	cleanup();
-}
-
-/* A note that cannot be read is said (rc) and left for someone to look at; the
- * overcommit value is not touched. Returns the fix's rc. */
-static int hostile(const char *what)
-{
-	struct restore_fix fix[HUGETLB_MAX_SIZES];
-	unsigned n = 77;
-
-	CHECK(restore_recover(fix, HUGETLB_MAX_SIZES, &n) == 0);
-	if (n != 1) {
-		fprintf(stderr, "%s: %u notes\n", what, n);
-		CHECK(n == 1);
-		return 0;
-	}
-	CHECK(fix[0].kb == 2048);
-	CHECK(overcommit() == 300);
-	if (!fix[0].rc)
-		fprintf(stderr, "%s: taken as a note\n", what);
-	return fix[0].rc;
-}
-
-static void hostile_fixture(void)
-{
-	fixture(true);
-	CHECK(run_lock(now_ms() + 1000) == 0);
-	CHECK(hugetlb_set_overcommit(2048, 300) == 0);
-}
-
-UNIT_TEST(note_empty, "an empty restore note is refused and kept")
-{
-	hostile_fixture();
-	put(NOTE, "");
-	CHECK(hostile("empty") == -EINVAL);
-	CHECK(exists(NOTE));
-	cleanup();
-}
-
-UNIT_TEST(note_garbage, "garbage, fields out of order, signs, pid 0: the note refused")
-{
-	hostile_fixture();
-	put(NOTE, "\x7f"
-		  "ELF\x02\x01\x01");
-	CHECK(hostile("garbage") == -EINVAL);
-	put(NOTE, "raised 300\nbefore 5\npid 1\n");
-	CHECK(hostile("fields out of order") == -EINVAL);
-	put(NOTE, "before 5\nraised 300\n");
-	CHECK(hostile("no pid") == -EINVAL);
-	put(NOTE, "before -5\nraised 300\npid 1\n");
-	CHECK(hostile("a sign") == -EINVAL);
-	put(NOTE, "before  5\nraised 300\npid 1\n");
-	CHECK(hostile("two spaces") == -EINVAL);
-	put(NOTE, "before 5\nraised 300\npid 1\nbefore 6\n");
-	CHECK(hostile("more after the pid") == -EINVAL);
-	put(NOTE, "before 5\nraised 300\npid 0\n");
-	CHECK(hostile("pid 0") == -EINVAL);
-	CHECK(exists(NOTE));
-	cleanup();
-}
-
-/* A value of 20 digits past 2^64 - 1 is out of range, not the largest value. */
-UNIT_TEST(note_overflow,
-	  "note values past 2^64-1 or pid_t are out of range; the largest is not")
-{
-	hostile_fixture();
-	put(NOTE, "before 99999999999999999999\nraised 300\npid 1\n");
-	CHECK(hostile("before of 20 digits") == -ERANGE);
-	put(NOTE, "before 18446744073709551616\nraised 300\npid 1\n");
-	CHECK(hostile("before of 2^64") == -ERANGE);
-	put(NOTE, "before 5\nraised 300\npid 99999999999999999999\n");
-	CHECK(hostile("pid of 20 digits") == -ERANGE);
-	put(NOTE, "before 5\nraised 300\npid 2147483648\n");
-	CHECK(hostile("pid past pid_t") == -ERANGE);
-	CHECK(exists(NOTE));
-	/* the largest value is a value */
-	put(NOTE, "before 18446744073709551615\nraised 18446744073709551615\npid 1\n");
-	{
-		struct restore_fix fix[HUGETLB_MAX_SIZES];
-		unsigned n = 77;
-
-		CHECK(restore_recover(fix, HUGETLB_MAX_SIZES, &n) == 0 && n == 1);
-		CHECK(fix[0].rc == 0 && fix[0].before == UINT64_MAX &&
-		      fix[0].raised == UINT64_MAX && fix[0].changed_since);
-		CHECK(overcommit() == 300 && !exists(NOTE));
-	}
-	cleanup();
-}
-
-/* A note is a file of its own: a link to a note elsewhere is not read (the value it
- * names is not put back, what it points to is not removed). */
-UNIT_TEST(note_symlink, "a link in a note's place is not read, nor its target removed")
-{
-	hostile_fixture();
-	put("/elsewhere", "before 5\nraised 300\npid 1\n");
-	CHECK(symlink("../../elsewhere", at(NOTE)) == 0);
-	CHECK(strcmp(text_of(NOTE), "before 5\nraised 300\npid 1\n") == 0);
-	CHECK(hostile("symlink") == -ELOOP);
-	CHECK(exists(NOTE) && exists("/elsewhere"));
-	cleanup();
-}
-
-/* A FIFO (nothing writes to it) or a directory in a note's place: an error at once,
- * not a run that hangs in its open() until the boot's deadline. */
-UNIT_TEST(note_fifo, "a FIFO or a directory in a note's place fails at once, no hang")
-{
-	hostile_fixture();
-	CHECK(mkfifo(at(NOTE), 0644) == 0);
-	CHECK(hostile("FIFO") == -EINVAL);
-	CHECK(exists(NOTE));
-	CHECK(unlink(at(NOTE)) == 0 && mkdir(at(NOTE), 0755) == 0);
-	CHECK(hostile("directory") == -EINVAL);
-	cleanup();
-}
-
-/* Names that are not a note of this form are not read: a temp file of a note half
- * written, another name. */
-UNIT_TEST(note_names, "names not of a note's form are not read")
-{
-	struct restore_fix fix[HUGETLB_MAX_SIZES];
-	unsigned n = 77;
-
-	hostile_fixture();
-	put(NOTE ".new", "before 5\nraised 300\npid 1\n");
-	put("/run/hugepar/restore-2048kBx", "before 5\nraised 300\npid 1\n");
-	put("/run/hugepar/restore-kB", "before 5\nraised 300\npid 1\n");
-	put("/run/hugepar/restored-2048kB", "before 5\nraised 300\npid 1\n");
-	/* names the note of 2048kB is not written as, so it would never be removed */
-	put("/run/hugepar/restore-02048kB", "before 5\nraised 300\npid 1\n");
-	put("/run/hugepar/restore-+2048kB", "before 5\nraised 300\npid 1\n");
-	put("/run/hugepar/restore- 2048kB", "before 5\nraised 300\npid 1\n");
-	put("/run/hugepar/restore--1kB", "before 5\nraised 300\npid 1\n");
-	CHECK(restore_recover(fix, HUGETLB_MAX_SIZES, &n) == 0 && n == 0);
-	CHECK(overcommit() == 300);
 	cleanup();
 }
