@@ -41,7 +41,10 @@ apply() {
 }
 # field FILTER: jq's FILTER on the record; strings bare, the rest compact JSON
 field() { jq -cr "$1" "$REC/status.json" 2>/dev/null; }
-glob() { cat "$M/sys/kernel/mm/hugepages/hugepages-${2:-2048}kB/$1"; }
+glob() {
+	"$SIMCTL" "$M" show >/dev/null # its files are true after any operation
+	cat "$M/sys/kernel/mm/hugepages/hugepages-${2:-2048}kB/$1"
+}
 # each node's 2M pool, "N N"
 pools() {
 	echo "$(cat "$M/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages")" \
@@ -276,6 +279,47 @@ t_note_malformed() {
 	expect_eq "the next apply finds nothing" "$RC $(field '.recovered | length') $(notes)" "0 0 "
 	sim recover >"$M.recover" 2>&1
 	expect_eq "the next recover: exit 0" "$?" 0
+}
+
+# --- the main process killed: its coordinators and workers stop with it ------------
+tcase orphans "main process killed in a two-size run: nothing keeps reserving, the pools stay, recover"
+
+# persistent pages of each node and size, from the simulated kernel's state
+persistent() {
+	"$SIMCTL" "$M" show | awk '/^size/ { kb = $2 } /^  node/ { printf "%s:%s:%d ", kb, $2, $4 - $8 }'
+}
+# the processes of a run on $M (main, coordinators, workers: one command line)
+procs() { pgrep -f -- "--sysroot $M --simulate apply" | wc -l; }
+t_orphans() {
+	local a i before
+	# 6.19: both sizes by workers, a coordinator each; the cost model makes them work
+	# a while, and each coordinator waits 20 s before its commit (a kill cuts it short)
+	fixture orphans "release 6.19.0" "sim rate 2048 1:400" "sim rate 1048576 1:8"
+	HUGEPAR_SIM_CLOCK=host HUGEPAR_FAULT=trace,commit=delay:20000 "$HPT" --sysroot "$M" --simulate \
+		apply --config /dev/null -d "$REC" -m parallel --cmdline "rd.hugepar.pages=2M:200,1G:2" \
+		>/dev/null 2>"$M.trace" &
+	a=$!
+	for ((i = 0; i < 400; i++)); do
+		[ "$(grep -c '^hugepar-trace commit ' "$M.trace")" = 2 ] && break
+		sleep 0.05
+	done
+	expect_eq "both coordinators at their commit, the workers' pages held" \
+		"$(grep -c '^hugepar-trace commit ' "$M.trace")" 2
+	before=$(persistent)
+	kill -9 "$a"
+	wait "$a" 2>/dev/null
+	for ((i = 0; i < 200; i++)); do
+		[ "$(procs)" = 0 ] && break
+		sleep 0.05
+	done
+	expect_eq "no process of the run is left" "$(procs)" 0
+	expect_eq "the pools did not grow after the kill" "$(persistent)" "$before"
+	expect_eq "no surplus held; both overcommits raised, both notes there" \
+		"$(glob surplus_hugepages) $(glob surplus_hugepages 1048576) $(notes)" \
+		"0 0 restore-1048576kB restore-2048kB "
+	sim recover >"$M.recover" 2>&1
+	expect_eq "recover puts both back" \
+		"$? $(glob nr_overcommit_hugepages) $(glob nr_overcommit_hugepages 1048576) $(notes)" "0 0 0 "
 }
 
 run_cases

@@ -45,8 +45,9 @@ static void size_main(void *arg, int wfd, int ctl)
 {
 	struct size_job *j = arg;
 
+	/* (the handlers are the main process's; installed again, they would clear a
+	 * SIGTERM that came before this line) */
 	(void)ctl;
-	stop_install();
 	size_run(j);
 	xwrite(wfd, &j->rep, sizeof(j->rep));
 	child_report(wfd, j->notes, j->t->nnodes * sizeof(*j->notes));
@@ -123,7 +124,11 @@ static void run_pass(const struct hp_topology *t, const struct hp_plan *p,
 	if (nwork > 1)
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	for (unsigned z = t->nsizes; z-- > 0;) {
-		struct spawn sp = {.tag = z, .len = len, .pdeathsig = SIGTERM};
+		/* the main process killed: its coordinators die at once, and their
+		 * workers with them (what they held goes back to the kernel), rather
+		 * than commit or reserve more for a run that will write no record;
+		 * the restore notes say what to put back */
+		struct spawn sp = {.tag = z, .len = len, .pdeathsig = SIGKILL};
 
 		jobs[z] = (struct size_job){.t = t,
 					    .p = p,
