@@ -48,6 +48,19 @@ static inline bool add_u64(uint64_t a, uint64_t b, uint64_t *r)
 	return !__builtin_add_overflow(a, b, r);
 }
 
+/* a + b, or UINT64_MAX when it does not fit (*over set then): for totals that are
+ * only shown, where "more than 2^64 - 1" is the truth and a wrapped sum is not. */
+static inline uint64_t add_sat(uint64_t a, uint64_t b, bool *over)
+{
+	uint64_t r;
+
+	if (__builtin_add_overflow(a, b, &r)) {
+		*over = true;
+		return UINT64_MAX;
+	}
+	return r;
+}
+
 /* Human form of a size in kB: "2M", "1G", "64K". */
 void format_size_kb(uint64_t kb, char *buf, size_t len);
 /* Human form of bytes with one decimal: "1.5G", "512M", "800K". */

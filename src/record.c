@@ -328,21 +328,26 @@ static void kmsg_sizes(const struct hp_topology *t, const struct hp_plan *p,
 
 	for (unsigned z = 0; z < t->nsizes; z++) {
 		uint64_t target = 0, got = 0, asked = 0;
-		char more[64] = "";
+		bool over = false, over_asked = false;
+		char more[80] = "";
 
 		if (!res->sizes[z].worked)
 			continue;
+		/* totals saturate: a wrapped one would say less than was asked */
 		for (unsigned n = 0; n < t->nnodes; n++) {
 			const struct hp_cell *c = plan_cell(p, n, z);
 
-			target += c->target;
-			asked += c->requested_set ? c->requested : c->current;
-			got += res->cells[n * t->nsizes + z].achieved;
+			target = add_sat(target, c->target, &over);
+			asked =
+			    add_sat(asked, c->requested_set ? c->requested : c->current,
+				    &over_asked);
+			got = add_sat(got, res->cells[n * t->nsizes + z].achieved, &over);
 		}
 		/* A pool at its target can still be short of what was asked: say so,
 		 * or "9444/9444" beside "partial" explains nothing. */
-		if (asked > target)
-			snprintf(more, sizeof(more), ", %llu asked: capped",
+		if (asked > target || over_asked)
+			snprintf(more, sizeof(more), ", %s%llu asked: capped",
+				 over_asked ? "more than " : "",
 				 (unsigned long long)asked);
 		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
 		pos += snprintf(sizes + pos, len - pos, ", %s %llu/%llu pages (%s%s)", sz,

@@ -322,5 +322,25 @@ t_orphans() {
 		"$? $(glob nr_overcommit_hugepages) $(glob nr_overcommit_hugepages 1048576) $(notes)" "0 0 0 "
 }
 
+# --- smaller: 2^64 - 1 ------------------------------------------------------------
+tcase count-sum "counts of 2^64 - 1 on two nodes: the total said is not a wrapped sum"
+tcase pool-max "a pool of 2^64 - 1 in a sysroot: its boot parameters are printed whole"
+t_count_sum() {
+	fixture count-sum
+	apply --cmdline "rd.hugepar.pages=2M:18446744073709551615"
+	check "the kernel log's line says more than 2^64 - 1 was asked" \
+		grep -qF "2M 6656/6656 pages (serial, more than 18446744073709551615 asked: capped)" "$M.log"
+}
+t_pool_max() {
+	local f
+	fixture pool-max
+	for f in sys/kernel/mm/hugepages/hugepages-2048kB sys/devices/system/node/node0/hugepages/hugepages-2048kB; do
+		echo 18446744073709551615 >"$M/$f/nr_hugepages"
+	done
+	expect_eq "with another node's page: both" \
+		"$("$HP" cmdline --sysroot "$M" --config /dev/null --cmdline "rd.hugepar.pages=2M:1@1")" \
+		"hugepagesz=2M hugepages=0:18446744073709551615,1:1"
+}
+
 run_cases
 echo "hostile: $(summary_line)"

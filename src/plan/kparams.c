@@ -13,9 +13,11 @@ void kparams_put(FILE *f, const struct kparams_row *r, bool numa, bool *first)
 {
 	char sz[16];
 	uint64_t all = 0;
+	bool over = false;
 
+	/* (a sum that wraps to 0 must not drop the row: pools of 2^64 - 1 and 1) */
 	for (unsigned i = 0; i < r->n; i++)
-		all += r->pages[i];
+		all = add_sat(all, r->pages[i], &over);
 	if (!all)
 		return;
 	format_size_kb(r->kb, sz, sizeof(sz));
