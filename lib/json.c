@@ -7,6 +7,7 @@
 
 #include "json.h"
 #include "macros.h"
+#include "parse.h"
 
 void json_begin(struct json_out *j, FILE *f)
 {
@@ -41,17 +42,22 @@ static void put_string(FILE *f, const char *s)
 			s += run - 1;
 			continue;
 		}
-		if (c == '"' || c == '\\')
+		if (c >= 0x80 && (run = utf8_len(s)) > 1) {
+			/* valid UTF-8 is text: as it is ("hugé", not "hugÃ©") */
+			fwrite(s, 1, run, f);
+			s += run - 1;
+		} else if (c == '"' || c == '\\') {
 			fprintf(f, "\\%c", c);
-		else if (c == '\n')
+		} else if (c == '\n') {
 			fputs("\\n", f);
-		else if (c == '\t')
+		} else if (c == '\t') {
 			fputs("\\t", f);
-		else if (c < 0x20 || c >= 0x7f)
-			/* Bytes, not characters: a setting may hold any byte, and the
-			 * record must stay valid JSON (UTF-8) for strict readers. The
-			 * reader turns \u00XX back into the byte. */
+		} else {
+			/* A control character, DEL, or a byte that is not UTF-8: a setting
+			 * may hold any byte, and the record must stay valid JSON (UTF-8)
+			 * for strict readers. The reader turns \u00XX back into the byte. */
 			fprintf(f, "\\u%04x", c);
+		}
 	}
 	fputc('"', f);
 }

@@ -264,6 +264,77 @@ void format_bytes(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.1f%c", v, units[u]);
 }
 
+size_t utf8_len(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (s[0] && s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* the second byte's range rules out overlong forms, surrogates and what is
+	 * past U+10FFFF */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+void text_printable(char *str)
+{
+	unsigned char *s = (unsigned char *)str;
+
+	while (*s) {
+		size_t n = utf8_len((const char *)s);
+
+		/* C1 controls are U+0080 to U+009F: 0xc2 0x80 to 0xc2 0x9f */
+		if (n == 0 || (n == 1 && ((*s < 0x20 && *s != '\n') || *s == 0x7f)) ||
+		    (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)) {
+			*s++ = '?';
+			if (n == 2)
+				*s++ = '?';
+			continue;
+		}
+		s += n;
+	}
+}
+
+void put_printable(FILE *f, const char *s)
+{
+	char buf[1024];
+
+	while (*s) {
+		size_t n = 0;
+
+		/* whole sequences only: one is never cut between two buffers */
+		while (s[n] && n + 4 < sizeof(buf))
+			n += utf8_len(s + n) ? utf8_len(s + n) : 1;
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		text_printable(buf);
+		fputs(buf, f);
+		s += n;
+	}
+}
+
 char *strtrim(char *s)
 {
 	char *e;

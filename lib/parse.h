@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "idset.h"
 
@@ -65,6 +66,16 @@ static inline uint64_t add_sat(uint64_t a, uint64_t b, bool *over)
 void format_size_kb(uint64_t kb, char *buf, size_t len);
 /* Human form of bytes with one decimal: "1.5G", "512M", "800K". */
 void format_bytes(uint64_t bytes, char *buf, size_t len);
+
+/* The length of the valid UTF-8 sequence at s (1 to 4 bytes, RFC 3629: no overlong
+ * form, no surrogate, nothing past U+10FFFF), or 0 when the bytes there are not one
+ * (or s is at its end). */
+size_t utf8_len(const char *s);
+/* Text for a terminal or a log: each control character (but the newline), DEL, C1
+ * control and byte that is not valid UTF-8 becomes '?', in place. */
+void text_printable(char *s);
+/* fputs() of text_printable()'s form of s. */
+void put_printable(FILE *f, const char *s);
 
 /* Trim leading and trailing whitespace in place; returns the start. */
 char *strtrim(char *s);

@@ -299,6 +299,7 @@ void record_log(int level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	text_printable(line); /* a setting's bytes must not drive a terminal */
 	if (record_stdout_journal()) {
 		printf("<%d>hugepar: %s\n", level, line);
 		fflush(stdout);

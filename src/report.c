@@ -6,12 +6,19 @@
 #include "parse.h"
 #include "report.h"
 
+/* (printable: a setting's bytes must not drive the terminal it is shown on) */
 void report_problem_line(FILE *f, const struct hp_problem *p)
 {
-	if (p->key[0])
-		fprintf(f, "%s: %s=%s: %s\n", p->origin, p->key, p->value, p->message);
-	else
-		fprintf(f, "%s: %s\n", p->origin, p->message);
+	put_printable(f, p->origin);
+	if (p->key[0]) {
+		fputs(": ", f);
+		put_printable(f, p->key);
+		fputc('=', f);
+		put_printable(f, p->value);
+	}
+	fputs(": ", f);
+	put_printable(f, p->message);
+	fputc('\n', f);
 }
 
 /* The plan's note of a cell: why it was cut, and what was rounded. */
@@ -202,7 +209,8 @@ static void topology_json(struct json_out *j, const struct hp_topology *t)
 	json_close(j, ']');
 	/* 0 when the kernel does not show it; the bound used then is x86's */
 	json_u64(j, "page_kb", t->page_kb);
-	json_u64(j, "gigantic_above_kb", t->gigantic_kb ? t->gigantic_kb : HUGETLB_GIGANTIC_KB);
+	json_u64(j, "gigantic_above_kb",
+		 t->gigantic_kb ? t->gigantic_kb : HUGETLB_GIGANTIC_KB);
 	json_open(j, "nodes", '[');
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_node *nd = &t->nodes[n];

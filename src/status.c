@@ -26,12 +26,12 @@ static int status_of(const char *name)
 	return -EINVAL;
 }
 
-static void show_sizes(const struct json_val *arr)
+static void show_sizes(FILE *f, const struct json_val *arr)
 {
 	if (!arr || !arr->n)
 		return;
-	printf("\n%-5s %-9s %8s %9s %11s %11s  %s\n", "SIZE", "METHOD", "WORKERS", "TIME",
-	       "OVERCOMMIT", "SURPLUS", "NOTE");
+	fprintf(f, "\n%-5s %-9s %8s %9s %11s %11s  %s\n", "SIZE", "METHOD", "WORKERS",
+		"TIME", "OVERCOMMIT", "SURPLUS", "NOTE");
 	for (unsigned i = 0; i < arr->n; i++) {
 		const struct json_val *z = &arr->kids[i];
 		char oc[48], su[48];
@@ -42,31 +42,32 @@ static void show_sizes(const struct json_val *arr)
 		snprintf(su, sizeof(su), "%llu->%llu",
 			 (unsigned long long)json_get_num(z, "surplus_before"),
 			 (unsigned long long)json_get_num(z, "surplus_after"));
-		printf("%-5s %-9s %8llu %6llu ms %11s %11s  %s%s%s\n",
-		       json_get_str(z, "size"), json_get_str(z, "method"),
-		       (unsigned long long)json_get_num(z, "workers"),
-		       (unsigned long long)json_get_num(z, "ms"), oc, su,
-		       json_get_str(z, "method_note"),
-		       json_get_str(z, "method_note")[0] && json_get_str(z, "error")[0]
-			   ? "; "
-			   : "",
-		       json_get_str(z, "error"));
+		fprintf(f, "%-5s %-9s %8llu %6llu ms %11s %11s  %s%s%s\n",
+			json_get_str(z, "size"), json_get_str(z, "method"),
+			(unsigned long long)json_get_num(z, "workers"),
+			(unsigned long long)json_get_num(z, "ms"), oc, su,
+			json_get_str(z, "method_note"),
+			json_get_str(z, "method_note")[0] && json_get_str(z, "error")[0]
+			    ? "; "
+			    : "",
+			json_get_str(z, "error"));
 	}
 	for (unsigned i = 0; i < arr->n; i++)
 		if (json_get_str(&arr->kids[i], "kernel_route")[0])
-			printf(
+			fprintf(
+			    f,
 			    "%s pages short: at the next boot the kernel's own allocation "
 			    "would reserve them: add '%s' to the kernel command line\n",
 			    json_get_str(&arr->kids[i], "size"),
 			    json_get_str(&arr->kids[i], "kernel_route"));
 }
 
-static void show_nodes(const struct json_val *arr)
+static void show_nodes(FILE *f, const struct json_val *arr)
 {
 	if (!arr || !arr->n)
 		return;
-	printf("\n%-5s %-5s %8s %9s %8s %8s %9s  %-9s %s\n", "NODE", "SIZE", "BEFORE",
-	       "REQUESTED", "TARGET", "ACHIEVED", "TIME", "STATUS", "REASON");
+	fprintf(f, "\n%-5s %-5s %8s %9s %8s %8s %9s  %-9s %s\n", "NODE", "SIZE", "BEFORE",
+		"REQUESTED", "TARGET", "ACHIEVED", "TIME", "STATUS", "REASON");
 	for (unsigned i = 0; i < arr->n; i++) {
 		const struct json_val *nd = &arr->kids[i];
 		const struct json_val *zs = json_get(nd, "sizes");
@@ -84,38 +85,39 @@ static void show_nodes(const struct json_val *arr)
 				snprintf(req, sizeof(req), "%llu",
 					 (unsigned long long)rq->num);
 			}
-			printf("%-5llu %-5s %8llu %9s %8llu %8llu %6llu ms  %-9s %s\n",
-			       (unsigned long long)json_get_num(nd, "node"),
-			       json_get_str(c, "size"),
-			       (unsigned long long)json_get_num(c, "before"), req,
-			       (unsigned long long)json_get_num(c, "target"),
-			       (unsigned long long)json_get_num(c, "achieved"),
-			       (unsigned long long)json_get_num(c, "ms"),
-			       json_get_str(c, "status"), json_get_str(c, "reason"));
+			fprintf(f,
+				"%-5llu %-5s %8llu %9s %8llu %8llu %6llu ms  %-9s %s\n",
+				(unsigned long long)json_get_num(nd, "node"),
+				json_get_str(c, "size"),
+				(unsigned long long)json_get_num(c, "before"), req,
+				(unsigned long long)json_get_num(c, "target"),
+				(unsigned long long)json_get_num(c, "achieved"),
+				(unsigned long long)json_get_num(c, "ms"),
+				json_get_str(c, "status"), json_get_str(c, "reason"));
 		}
 	}
 }
 
-static void show_notes(const struct json_val *v)
+static void show_notes(FILE *f, const struct json_val *v)
 {
 	const struct json_val *rec = json_get(v, "recovered");
 	const struct json_val *probs = json_get(json_get(v, "settings"), "problems");
 
 	for (unsigned i = 0; rec && i < rec->n; i++)
-		printf("left by an earlier run: %s\n",
-		       json_get_str(&rec->kids[i], "note"));
+		fprintf(f, "left by an earlier run: %s\n",
+			json_get_str(&rec->kids[i], "note"));
 	if (probs && probs->n) {
-		printf("\nProblems in the settings:\n");
+		fprintf(f, "\nProblems in the settings:\n");
 		for (unsigned i = 0; i < probs->n; i++) {
 			const struct json_val *p = &probs->kids[i];
 
 			if (json_get_str(p, "key")[0])
-				printf("  %s: %s=%s: %s\n", json_get_str(p, "origin"),
-				       json_get_str(p, "key"), json_get_str(p, "value"),
-				       json_get_str(p, "message"));
+				fprintf(f, "  %s: %s=%s: %s\n", json_get_str(p, "origin"),
+					json_get_str(p, "key"), json_get_str(p, "value"),
+					json_get_str(p, "message"));
 			else
-				printf("  %s: %s\n", json_get_str(p, "origin"),
-				       json_get_str(p, "message"));
+				fprintf(f, "  %s: %s\n", json_get_str(p, "origin"),
+					json_get_str(p, "message"));
 		}
 	}
 }
@@ -184,10 +186,33 @@ void record_unload(struct hp_record *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* The text form: the record's strings are the settings' and the kernel's, and a
+ * terminal must not be driven by what a setting holds (an escape sequence, a
+ * control character): written to a buffer, then put out printable. */
+static void print_text(FILE *f, const struct json_val *v)
+{
+	uint64_t boot = json_get_num(v, "started_boot_ms");
+
+	fprintf(
+	    f,
+	    "hugepar %s on Linux %s: %s in %llu ms, started %llu.%03llu s after boot, "
+	    "%llu workers\n",
+	    json_get_str(v, "version"), json_get_str(v, "kernel"),
+	    json_get_str(v, "status"), (unsigned long long)json_get_num(v, "duration_ms"),
+	    (unsigned long long)boot / 1000, (unsigned long long)boot % 1000,
+	    (unsigned long long)json_get_num(v, "workers"));
+	if (json_get_str(v, "error")[0])
+		fprintf(f, "error: %s\n", json_get_str(v, "error"));
+	show_notes(f, v);
+	show_sizes(f, json_get(v, "sizes"));
+	show_nodes(f, json_get(v, "nodes"));
+}
+
 void record_print(const struct hp_record *r, enum hp_format format)
 {
-	const struct json_val *v = &r->v;
-	uint64_t boot;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
 
 	if (format == HP_FORMAT_JSON) {
 		fputs(r->text, stdout);
@@ -197,17 +222,11 @@ void record_print(const struct hp_record *r, enum hp_format format)
 		record_prometheus(stdout, r, NULL);
 		return;
 	}
-	boot = json_get_num(v, "started_boot_ms");
-	printf("hugepar %s on Linux %s: %s in %llu ms, started %llu.%03llu s after boot, "
-	       "%llu workers\n",
-	       json_get_str(v, "version"), json_get_str(v, "kernel"),
-	       json_get_str(v, "status"),
-	       (unsigned long long)json_get_num(v, "duration_ms"),
-	       (unsigned long long)boot / 1000, (unsigned long long)boot % 1000,
-	       (unsigned long long)json_get_num(v, "workers"));
-	if (json_get_str(v, "error")[0])
-		printf("error: %s\n", json_get_str(v, "error"));
-	show_notes(v);
-	show_sizes(json_get(v, "sizes"));
-	show_nodes(json_get(v, "nodes"));
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return;
+	print_text(mem, &r->v);
+	if (fclose(mem) == 0)
+		put_printable(stdout, buf);
+	free(buf);
 }

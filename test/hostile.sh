@@ -342,5 +342,29 @@ t_pool_max() {
 		"hugepagesz=2M hugepages=0:18446744073709551615,1:1"
 }
 
+# --- smaller: text that is not ASCII, and control characters ------------------------
+tcase utf8 "valid UTF-8 in a setting passes through the JSON unchanged"
+tcase control "control characters of a setting: escaped in the JSON, not printed raw by status"
+t_utf8() {
+	fixture utf8
+	printf 'mount = 2M:/mnt/hug\xc3\xa9\npages = 2M:1\n' >"$M/utf8.conf"
+	"$HP" plan --sysroot "$M" --config "$M/utf8.conf" --cmdline "" --json >"$M/plan.json" 2>&1
+	expect_eq "plan --json" "$(jq -r '.settings.mounts[0].mount' "$M/plan.json")" "2M:/mnt/hugé"
+	apply --config "$M/utf8.conf"
+	expect_eq "the record" "$(field '.settings.mounts[0].mount')" "2M:/mnt/hugé"
+	check "the bytes as they are, no escape" grep -qF '"2M:/mnt/hugé"' "$REC/status.json"
+}
+t_control() {
+	local esc=$'\x1b'
+	fixture control
+	apply --cmdline "rd.hugepar=0 rd.hugepar.mode=ex${esc}[31mact${esc}[0m"
+	expect_eq "escaped in the JSON" "$(grep -o 'ex[^"]*act[^"]*' "$REC/status.json" | head -n 1)" \
+		'ex\u001b[31mact\u001b[0m'
+	sim status -d "$REC" >"$M.status" 2>&1
+	expect_eq "status: no control character" "$(grep -c "$esc" "$M.status")" 0
+	check "status: shown as ?" grep -qF 'ex?[31mact?[0m' "$M.status"
+	expect_eq "apply's own lines: no control character" "$(grep -c "$esc" "$M.log")" 0
+}
+
 run_cases
 echo "hostile: $(summary_line)"

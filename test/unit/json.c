@@ -20,6 +20,8 @@ UNIT_TEST(json, "every byte and every count hugepar writes, it reads back")
 	json_begin(&j, f);
 	json_open(&j, NULL, '{');
 	json_str(&j, "s", "a\x80\xff\"\\\x01z");
+	json_str(&j, "u",
+		 "hug\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7 \xc3(\x7f\xed\xa0\x80");
 	json_u64(&j, "n", UINT64_MAX);
 	json_u64(&j, "m", UINT64_C(1) << 63);
 	json_close(&j, '}');
@@ -28,6 +30,12 @@ UNIT_TEST(json, "every byte and every count hugepar writes, it reads back")
 	CHECK(strchr(text, 0x80) == NULL && strchr(text, 0xff) == NULL);
 	CHECK(json_parse(text, &v) == 0);
 	CHECK(strcmp(json_get_str(&v, "s"), "a\x80\xff\"\\\x01z") == 0);
+	/* valid UTF-8 as it is; a cut sequence, DEL and a surrogate's bytes escaped */
+	CHECK(strstr(text, "\"hug\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7 \\u00c3(\\u007f"
+			   "\\u00ed\\u00a0\\u0080\"") != NULL);
+	CHECK(strcmp(json_get_str(&v, "u"),
+		     "hug\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7 \xc3(\x7f\xed\xa0\x80") ==
+	      0);
 	CHECK(json_get_num(&v, "n") == UINT64_MAX);
 	CHECK(json_get_num(&v, "m") == UINT64_C(1) << 63);
 	json_free(&v);

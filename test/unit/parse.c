@@ -267,3 +267,35 @@ UNIT_TEST(words, "booleans, trimming, snprintf truncation, sizes' human names")
 	format_bytes(UINT64_MAX, buf, sizeof(buf));
 	CHECK(strcmp(buf, "16E") == 0);
 }
+
+/* UTF-8 as RFC 3629 has it, and text made printable for a terminal or a log. */
+UNIT_TEST(utf8, "UTF-8 as RFC 3629 has it, and text made printable for a terminal or a log")
+{
+	static const char *const bad[] = {
+	    "\x80",
+	    "\xbf",
+	    "\xc0\x80",
+	    "\xc1\xbf",
+	    "\xc3",
+	    "\xc3(",
+	    "\xe0\x80\x80",
+	    "\xed\xa0\x80",
+	    "\xf0\x80\x80\x80",
+	    "\xf4\x90\x80\x80",
+	    "\xf5\x80\x80\x80",
+	    "\xff",
+	    "\xe2\x82",
+	    "",
+	};
+	char buf[64];
+
+	CHECK(utf8_len("a") == 1 && utf8_len("\xc3\xa9") == 2 &&
+	      utf8_len("\xe2\x82\xac") == 3);
+	CHECK(utf8_len("\xf0\x9f\x90\xa7") == 4 && utf8_len("\xf4\x8f\xbf\xbf") == 4);
+	CHECK(utf8_len("\xed\x9f\xbf") == 3 && utf8_len("\xee\x80\x80") == 3);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(utf8_len(bad[i]) == 0);
+	strcpy(buf, "a\x1b[31mb\tc\nd\x7f\xc2\x85\xc2\xa0\xc3\xa9\xff");
+	text_printable(buf);
+	CHECK(strcmp(buf, "a?[31mb?c\nd???\xc2\xa0\xc3\xa9?") == 0);
+}
