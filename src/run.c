@@ -34,6 +34,9 @@ int load_settings(struct ctx *c)
 	if (!c->cmdline) {
 		rc = path_read(cmdline, sizeof(cmdline), "/proc/cmdline");
 		c->cmdline = rc ? "" : cmdline;
+		if (rc && rc != -ENOENT)
+			fprintf(stderr, "hugepar: %s/proc/cmdline: %s: not read\n",
+				path_root()[1] ? path_root() : "", path_strerror(rc));
 	}
 	settings_load_cmdline(&c->settings, c->cmdline);
 	return 0;

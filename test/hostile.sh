@@ -366,5 +366,28 @@ t_control() {
 	expect_eq "apply's own lines: no control character" "$(grep -c "$esc" "$M.log")" 0
 }
 
+# --- smaller: a FIFO where the kernel has a file ---------------------------------
+tcase fifo "a FIFO as a node's meminfo, nr_hugepages or /proc/cmdline: plan and status --check return, say why"
+t_fifo() {
+	local f
+	for f in sys/devices/system/node/node0/meminfo \
+		sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages; do
+		fixture fifo
+		"$HP" apply --sysroot "$M" --config /dev/null -d "$REC" --cmdline "rd.hugepar=0" >/dev/null 2>&1
+		rm "$M/$f" && mkfifo "$M/$f"
+		timeout 10 "$HP" plan --sysroot "$M" --config /dev/null --cmdline "" >/dev/null 2>"$M.log"
+		expect_eq "${f##*/}: plan returns: exit 1, says why" "$? $(cat "$M.log")" \
+			"1 hugepar: cannot read the topology under $M: /${f%/nr_hugepages}: not a regular file (a FIFO, a device)"
+		timeout 10 "$HP" status --sysroot "$M" -d "$REC" --check >/dev/null 2>"$M.log"
+		expect_eq "${f##*/}: status --check returns: exit 1" "$?" 1
+		check "${f##*/}: status --check says why" grep -qF ": not a regular file (a FIFO, a device)" "$M.log"
+	done
+	fixture fifo
+	rm "$M/proc/cmdline" && mkfifo "$M/proc/cmdline"
+	timeout 10 "$HP" plan --sysroot "$M" --config /dev/null >/dev/null 2>"$M.log"
+	expect_eq "/proc/cmdline: plan returns, says it was not read" "$? $(cat "$M.log")" \
+		"0 hugepar: $M/proc/cmdline: not a regular file (a FIFO, a device): not read"
+}
+
 run_cases
 echo "hostile: $(summary_line)"

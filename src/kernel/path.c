@@ -81,6 +81,20 @@ bool path_exists(const char *fmt, ...)
 	return rc == 0 && stat(p, &st) == 0;
 }
 
+/* A read that gave nothing, or not a kernel file's text, of something that is not a
+ * regular file (a FIFO, a device: a fixture's, under --sysroot): refused as such.
+ * Asked only then: sysfs and procfs files are regular, and a system call on every
+ * read is dear under emulation. */
+static int not_regular(int fd, int rc)
+{
+	struct stat st;
+
+	/* (a directory says so itself: EISDIR) */
+	return fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)
+		   ? -EBADFD
+		   : rc;
+}
+
 static int vread(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	char p[4096];
@@ -90,7 +104,8 @@ static int vread(char *buf, size_t len, const char *fmt, va_list ap)
 	rc = vbuild(p, sizeof(p), fmt, ap);
 	if (rc)
 		return rc;
-	fd = open(p, O_RDONLY);
+	/* without blocking: a FIFO in a file's place gives nothing, not a hang */
+	fd = open(p, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	while (got + 1 < len) {
@@ -99,7 +114,7 @@ static int vread(char *buf, size_t len, const char *fmt, va_list ap)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			rc = -errno;
+			rc = not_regular(fd, -errno);
 			close(fd);
 			return rc;
 		}
@@ -111,12 +126,18 @@ static int vread(char *buf, size_t len, const char *fmt, va_list ap)
 		if (got + 1 < len && buf[got - 1] == '\n')
 			break;
 	}
-	close(fd);
 	buf[got] = '\0';
 	/* text with a NUL in it would be read as the part before it */
-	if (memchr(buf, '\0', got))
-		return -EINVAL;
-	return got + 1 >= len ? -EFBIG : 0;
+	rc = memchr(buf, '\0', got) ? -EINVAL : got + 1 >= len ? -EFBIG : 0;
+	if (rc || got == 0)
+		rc = not_regular(fd, rc);
+	close(fd);
+	return rc;
+}
+
+const char *path_strerror(int rc)
+{
+	return rc == -EBADFD ? "not a regular file (a FIFO, a device)" : strerror(-rc);
 }
 
 int path_read(char *buf, size_t len, const char *fmt, ...)
@@ -156,7 +177,8 @@ int path_write_u64(uint64_t val, const char *fmt, ...)
 	if (rc)
 		return rc;
 	n = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)val);
-	fd = open(p, O_WRONLY);
+	/* a FIFO with no reader in a file's place: ENXIO, not a hang */
+	fd = open(p, O_WRONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	errno = 0;

@@ -19,9 +19,12 @@ int path_build(char *buf, size_t len, const char *fmt, ...)
 
 bool path_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Read a whole (small) file into buf, NUL terminated, trailing newline kept: -EFBIG
- * when it does not fit, -EINVAL when it holds a NUL. */
+ * when it does not fit, -EINVAL when it holds a NUL, -EBADFD for a FIFO or a device
+ * that gives nothing at once or not a kernel file's text (never waited on). */
 int path_read(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* An error of the path layer in words: -EBADFD as "not a regular file". */
+const char *path_strerror(int rc);
 /* Read one unsigned decimal from a file. */
 int path_read_u64(uint64_t *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

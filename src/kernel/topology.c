@@ -27,7 +27,7 @@ static int fail(struct hp_topology *t, int rc, const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	snprintf(t->error, sizeof(t->error), "%s: %s", what,
-		 rc == -EINVAL ? "not in the kernel's format" : strerror(-rc));
+		 rc == -EINVAL ? "not in the kernel's format" : path_strerror(rc));
 	return rc;
 }
 

@@ -315,3 +315,26 @@ UNIT_TEST(meminfo, "a node's meminfo in bytes; missing or huge figures refused")
 	free(big);
 	cleanup();
 }
+
+/* A FIFO or a device in a file's place (a fixture's): refused at once, never waited
+ * on, read or written; a regular file of any kind of text still read. */
+UNIT_TEST(fifo, "A FIFO or a device in a file's place (a fixture's): refused at once, never waited on, read or...")
+{
+	char p[512], got[64];
+	uint64_t v;
+
+	if (setup())
+		return;
+	snprintf(p, sizeof(p), "%s/sys/fifo", dir);
+	CHECK(mkfifo(p, 0644) == 0);
+	CHECK(path_read(got, sizeof(got), "/sys/fifo") == -EBADFD);
+	CHECK(path_read_u64(&v, "/sys/fifo") == -EBADFD);
+	CHECK(path_write_u64(1, "/sys/fifo") == -ENXIO); /* no reader: no hang */
+	CHECK(strcmp(path_strerror(-EBADFD), "not a regular file (a FIFO, a device)") ==
+	      0);
+	PUT("/sys/empty", "");
+	CHECK(path_read(got, sizeof(got), "/sys/empty") == 0 && got[0] == '\0');
+	cleanup();
+	CHECK(path_read(got, sizeof(got), "/dev/zero") == -EBADFD);
+	CHECK(path_read(got, sizeof(got), "/dev/urandom") == -EBADFD);
+}
