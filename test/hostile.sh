@@ -389,5 +389,17 @@ t_fifo() {
 		"0 hugepar: $M/proc/cmdline: not a regular file (a FIFO, a device): not read"
 }
 
+# --- smaller: settings ----------------------------------------------------------------
+tcase pages-empty "'pages =' with nothing after it is a problem, as every other empty key"
+t_pages_empty() {
+	fixture pages-empty
+	printf 'pages =\n' >"$M/empty.conf"
+	"$HP" plan --sysroot "$M" --config "$M/empty.conf" --cmdline "rd.hugepar.pages=;" >/dev/null 2>"$M.log"
+	expect_eq "plan: exit 64 (a problem)" "$?" 64
+	expect_eq "both named" "$(cat "$M.log")" \
+		"hugepar: $M/empty.conf:1: pages=: expected SIZE:AMOUNT[@NODES] entries (2M:1024, 1G:4@0)
+hugepar: kernel command line: rd.hugepar.pages=;: expected SIZE:AMOUNT[@NODES] entries (2M:1024, 1G:4@0)"
+}
+
 run_cases
 echo "hostile: $(summary_line)"

@@ -194,6 +194,7 @@ static void set_pages(struct hp_settings *s, const char *key, const char *value,
 		      const char *origin)
 {
 	const char *p = value;
+	bool any = false;
 
 	while (*p) {
 		char *text;
@@ -203,6 +204,7 @@ static void set_pages(struct hp_settings *s, const char *key, const char *value,
 			p++;
 		if (!*p)
 			break;
+		any = true;
 		for (;;) {
 			const char *q;
 
@@ -228,6 +230,11 @@ static void set_pages(struct hp_settings *s, const char *key, const char *value,
 		free(text);
 		p += n;
 	}
+	/* as every other key given nothing: a problem, not "nothing configured" */
+	if (!any)
+		settings_problem(
+		    s, origin, key, value,
+		    "expected SIZE:AMOUNT[@NODES] entries (2M:1024, 1G:4@0)");
 }
 
 static void set_reserve(struct hp_settings *s, const char *key, const char *value,

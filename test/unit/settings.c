@@ -130,6 +130,14 @@ UNIT_TEST(limits, "nothing cut: long words and lists, many entries; bare keys; N
 	CHECK(s->nproblems == 1 &&
 	      strstr(s->problems[0].message, "rd.hugepar.pages=VALUE"));
 
+	/* pages given nothing, or only separators: a problem, as any empty key */
+	settings_free(s);
+	settings_set(s, "pages", "", "f:1", false);
+	settings_set(s, "pages", " ;, ", "f:2", false);
+	CHECK(s->nentries == 0 && s->nproblems == 2 &&
+	      strstr(s->problems[1].message, "expected SIZE:AMOUNT[@NODES]") &&
+	      strcmp(s->problems[1].origin, "f:2") == 0);
+
 	/* A long bad value is shown shortened, with its length. */
 	settings_free(s);
 	memset(word, 'x', 1000);
