@@ -27,11 +27,54 @@ static const char *file_kind(mode_t m)
 			     : "not a plain file";
 }
 
+/* Read fd to its end into a buffer of its own, at most max bytes (-EFBIG past them).
+ * The size fstat gave is only a first guess: a procfs file says 0 and has text, and
+ * a file may grow while it is read. */
+static int read_all(int fd, size_t size, size_t max, char **out, size_t *len)
+{
+	size_t got = 0, cap = size ? size + 1 : 4096;
+	char *buf = NULL;
+
+	for (;;) {
+		ssize_t n;
+
+		if (got == cap || !buf) {
+			char *nb;
+
+			if (buf && got > max)
+				break;
+			cap = buf ? cap * 2 : cap;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + got, cap - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got > max) {
+		free(buf);
+		return -EFBIG;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	*len = got;
+	return 0;
+}
+
 int read_regular(const char *file, size_t max, char **out, size_t *len, const char **kind)
 {
 	struct stat st;
-	size_t got = 0;
-	char *buf;
 	int fd, rc = 0;
 
 	*out = NULL;
@@ -54,32 +97,10 @@ int read_regular(const char *file, size_t max, char **out, size_t *len, const ch
 	} else if ((uint64_t)st.st_size > max) {
 		rc = -EFBIG;
 	}
-	buf = rc ? NULL : malloc((size_t)st.st_size + 1);
-	if (!rc && !buf)
-		rc = -ENOMEM;
-	/* read to the end, or to one byte past the size seen: a file that grows
-	 * while it is read is still bounded by max */
-	while (!rc) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size + 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			rc = -errno;
-		else if (n == 0)
-			break;
-		else if ((got += n) > (size_t)st.st_size)
-			rc = -EFBIG;
-	}
+	if (!rc)
+		rc = read_all(fd, (size_t)st.st_size, max, out, len);
 	close(fd);
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	buf[got] = '\0';
-	*out = buf;
-	*len = got;
-	return 0;
+	return rc;
 }
 
 uint64_t fnv1a64(uint64_t h, const void *data, size_t len)

@@ -401,5 +401,13 @@ t_pages_empty() {
 hugepar: kernel command line: rd.hugepar.pages=;: expected SIZE:AMOUNT[@NODES] entries (2M:1024, 1G:4@0)"
 }
 
+tcase config-proc "--config /proc/version (a file whose size says 0): read, its lines named"
+t_config_proc() {
+	fixture config-proc
+	"$HP" plan --sysroot "$M" --config /proc/version --cmdline "" >/dev/null 2>"$M.log"
+	expect_eq "exit 64: its line is a problem" "$?" 64
+	check "read, its first line named" grep -q "^hugepar: /proc/version:1: Linux version .*: expected KEY = VALUE" "$M.log"
+}
+
 run_cases
 echo "hostile: $(summary_line)"

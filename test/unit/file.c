@@ -65,6 +65,24 @@ UNIT_TEST(files, "a NUL spoils its own line; a FIFO, dangling link or device not
 	settings_free(s);
 }
 
+/* A file whose size fstat() says is 0 (a procfs file) is read to its end; one past
+ * the limit, whatever fstat() said, is -EFBIG; /dev/null is empty. */
+UNIT_TEST(sizeless, "A file whose size fstat() says is 0 (a procfs file) is read to its end; one past the limit,...")
+{
+	const char *kind;
+	char *text;
+	size_t len;
+
+	CHECK(read_regular("/proc/self/status", 1 << 20, &text, &len, &kind) == 0 &&
+	      len > 0 && strlen(text) == len && strncmp(text, "Name:", 5) == 0);
+	free(text);
+	CHECK(read_regular("/proc/self/status", 64, &text, &len, &kind) == -EFBIG &&
+	      !text);
+	CHECK(read_regular("/dev/null", 64, &text, &len, &kind) == 0 && len == 0 &&
+	      text && !text[0]);
+	free(text);
+}
+
 static void big_body(FILE *f, const void *arg)
 {
 	for (unsigned i = 0; i < *(const unsigned *)arg; i++)
