@@ -409,5 +409,16 @@ t_config_proc() {
 	check "read, its first line named" grep -q "^hugepar: /proc/version:1: Linux version .*: expected KEY = VALUE" "$M.log"
 }
 
+tcase dir-link "-d naming a symbolic link: refused, and said to be a link"
+t_dir_link() {
+	fixture dir-link
+	mkdir -p "$M/real"
+	ln -s real "$M/link"
+	"$HP" apply --sysroot "$M" --config /dev/null -d "$M/link" --cmdline "rd.hugepar=0" >/dev/null 2>"$M.log"
+	expect_eq "exit 1, said" "$? $(cat "$M.log")" \
+		"1 hugepar: the record directory $M/link: a symbolic link: not followed"
+	expect_eq "nothing written where it points" "$(ls -A "$M/real")" ""
+}
+
 run_cases
 echo "hostile: $(summary_line)"
