@@ -7,6 +7,7 @@
 
 #include "bootparams.h"
 #include "commands.h"
+#include "parse.h"
 #include "verify.h"
 
 int cmd_status(struct ctx *c)
@@ -35,11 +36,26 @@ int cmd_status(struct ctx *c)
 	else if (!c->check || c->format == HP_FORMAT_JSON)
 		record_print(&r, c->format);
 	/* --check answers one question, whether the pools are as the run left them; how
-	 * the run went against the settings is the record's status (and verify's). */
-	if (c->check)
-		rc = pc.drift ? EXIT_DRIFT : EXIT_OK;
-	else
+	 * the run went against the settings is the record's status (and verify's). A
+	 * record of no pools (a run that failed before it read them) answers nothing:
+	 * its own status stands, so that a failed run is not taken for pools intact. */
+	if (c->check && !pc.cells) {
+		char line[512];
+
+		snprintf(
+		    line, sizeof(line),
+		    "hugepar: the record has no pools to compare: the run was %s%s%s",
+		    json_get_str(&r.v, "status"),
+		    json_get_str(&r.v, "error")[0] ? ": " : "",
+		    json_get_str(&r.v, "error"));
+		put_printable(stderr, line);
+		fputc('\n', stderr);
 		rc = exit_of(r.status);
+	} else if (c->check) {
+		rc = pc.drift ? EXIT_DRIFT : EXIT_OK;
+	} else {
+		rc = exit_of(r.status);
+	}
 	record_unload(&r);
 	return rc;
 }

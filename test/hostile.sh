@@ -420,5 +420,18 @@ t_dir_link() {
 	expect_eq "nothing written where it points" "$(ls -A "$M/real")" ""
 }
 
+tcase check-nopools "status --check of a failed record without pools: exit 1, said, not 0"
+t_check_nopools() {
+	fixture check-nopools
+	"$HP" apply --sysroot "$M/nowhere" --config /dev/null -d "$REC" --cmdline "rd.hugepar.pages=2M:8" \
+		>/dev/null 2>&1
+	"$HP" status --sysroot "$M" -d "$REC" --check >/dev/null 2>"$M.log"
+	expect_eq "exit 1 (the record's status)" "$?" 1
+	check "says why" grep -qF "hugepar: the record has no pools to compare: the run was failed: cannot read the topology" "$M.log"
+	apply --cmdline "rd.hugepar.pages=2M:8"
+	sim status -d "$REC" --check >/dev/null 2>&1
+	expect_eq "a record with pools: the comparison's 0" "$?" 0
+}
+
 run_cases
 echo "hostile: $(summary_line)"
