@@ -146,6 +146,8 @@ static int apply_locked(struct ctx *c, uint64_t deadline)
 		return apply_failed(c, &rec, EXIT_FAIL, "cannot read the topology: %s",
 				    c->topo.error);
 	fault_at("topology");
+	if (c->topo.warning[0]) /* (plan shows it as its "Note:") */
+		fprintf(stderr, "hugepar: note: %s\n", c->topo.warning);
 	rc = engine_apply(&c->settings, &c->topo, &c->plan, c->method, deadline, &res);
 	recovery_fold(&rec, &res);
 	if (rc)

@@ -433,5 +433,25 @@ t_check_nopools() {
 	expect_eq "a record with pools: the comparison's 0" "$?" 0
 }
 
+# --- smaller: size folders that are not sizes --------------------------------------
+tcase size-folders "hugepages-02048kB is not a second 2M; an empty or odd folder is skipped with a note"
+t_size_folders() {
+	local h=sys/kernel/mm/hugepages
+	fixture size-folders
+	cp -r "$M/$h/hugepages-2048kB" "$M/$h/hugepages-02048kB"
+	mkdir "$M/$h/hugepages-3kB" "$M/$h/hugepages-4096kB"
+	cp "$M/$h/hugepages-2048kB/nr_hugepages" "$M/$h/hugepages-3kB/"
+	"$HP" plan --sysroot "$M" --config /dev/null --cmdline "rd.hugepar.pages=2M:4" --json >"$M/plan.json" 2>"$M.log"
+	expect_eq "plan: exit 0, the sizes 2M and 1G" "$? $(jq -c .topology.sizes_kb "$M/plan.json")" '0 [2048,1048576]'
+	expect_eq "2M planned once" "$(jq -c '[.plan.nodes[0].sizes[] | .target]' "$M/plan.json")" "[4,0]"
+	for w in "hugepages-02048kB: not the kernel's name of a size: skipped" \
+		"hugepages-3kB: 3 kB is not a power of two: skipped" "hugepages-4096kB: no nr_hugepages in it: skipped"; do
+		check "the note: $w" grep -qF "$w" <<<"$(jq -r .topology.warning "$M/plan.json")"
+	done
+	apply --cmdline "rd.hugepar.pages=2M:4"
+	expect_eq "apply: ok, the pools" "$RC $(field .status) $(pools)" "0 ok 4 4"
+	check "apply: says the note" grep -qF "hugepar: note: hugepages-" "$M.log"
+}
+
 run_cases
 echo "hostile: $(summary_line)"

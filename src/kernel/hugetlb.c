@@ -33,30 +33,56 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int hugetlb_sizes(uint64_t *kbs, unsigned max, unsigned *n)
+/* Whether a name under HUGETLB_SYS_DIR is a page size the kernel offers: its kB as
+ * the kernel writes it (no leading zero: "hugepages-02048kB" is not a second 2M), a
+ * power of two, and a pool to read. 0, or -EINVAL with why filled in; 1 for a name
+ * that is not of the form at all (another entry). */
+static int size_of(const char *name, uint64_t *kb, char *why, size_t len)
+{
+	const char *p = name + 10;
+	size_t n = strlen(p);
+	char num[32];
+
+	if (strncmp(name, "hugepages-", 10))
+		return 1;
+	if (n < 3 || n - 2 >= sizeof(num) || strcmp(p + n - 2, "kB") || p[0] == '0' ||
+	    (memcpy(num, p, n - 2), num[n - 2] = '\0', parse_u64(num, kb))) {
+		snprintf(why, len, "%s: not the kernel's name of a size: skipped", name);
+		return -EINVAL;
+	}
+	if (*kb & (*kb - 1)) {
+		snprintf(why, len, "%s: %s kB is not a power of two: skipped", name, num);
+		return -EINVAL;
+	}
+	if (!path_exists(HUGETLB_SYS_DIR "/%s/nr_hugepages", name)) {
+		snprintf(why, len, "%s: no nr_hugepages in it: skipped", name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int hugetlb_sizes(uint64_t *kbs, unsigned max, unsigned *n, char *skipped, size_t len)
 {
 	struct path_dir d;
 	const char *name;
 	int rc = path_dir_open(&d, HUGETLB_SYS_DIR);
 
 	*n = 0;
+	if (skipped && len)
+		skipped[0] = '\0';
 	if (rc)
 		return rc == -ENOENT ? 0 : rc;
 	while ((name = path_dir_next(&d))) {
-		char num[32];
-		const char *p;
-		size_t len;
+		char why[160];
 		uint64_t kb;
+		int ok = size_of(name, &kb, why, sizeof(why));
 
-		if (strncmp(name, "hugepages-", 10))
-			continue;
-		p = name + 10;
-		len = strlen(p);
-		if (len < 3 || len - 2 >= sizeof(num) || strcmp(p + len - 2, "kB"))
-			continue;
-		memcpy(num, p, len - 2);
-		num[len - 2] = '\0';
-		if (parse_u64(num, &kb) || kb == 0)
+		if (ok < 0 && skipped && len) { /* said, one after the other */
+			size_t at = strlen(skipped);
+
+			snprintf(skipped + at, len - at, "%s%s", at ? "; " : "", why);
+		}
+		if (ok)
 			continue;
 		if (*n == max) {
 			rc = -E2BIG; /* more sizes than any architecture has: say so */

@@ -72,8 +72,11 @@ struct hugetlb_ops {
  * hugetlb_sizes() and hugetlb_numa() read sysfs either way. */
 void hugetlb_use(const struct hugetlb_ops *ops);
 
-/* Page sizes offered, ascending kB; 0 sizes when the kernel has no hugetlb. */
-int hugetlb_sizes(uint64_t *kb, unsigned max, unsigned *n);
+/* Page sizes offered, ascending kB; 0 sizes when the kernel has no hugetlb. A folder
+ * that is not one (a name the kernel does not write, a size that is not a power of
+ * two, one without nr_hugepages) is skipped and, when skipped is given, said there
+ * (len bytes at most, "; " between). */
+int hugetlb_sizes(uint64_t *kb, unsigned max, unsigned *n, char *skipped, size_t len);
 /* Whether the kernel has NUMA sysfs; without it the machine is one node, 0. */
 bool hugetlb_numa(void);
 

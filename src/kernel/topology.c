@@ -191,9 +191,10 @@ static void fix_lazy_meminfo(struct hp_topology *t)
 		return;
 	if (total <= only->mem_total)
 		return;
-	snprintf(t->warning, sizeof(t->warning),
-		 "node %u meminfo counts %llu MiB of %llu MiB; using /proc/meminfo",
-		 only->id, (unsigned long long)(only->mem_total >> 20),
+	snprintf(t->warning + strlen(t->warning), sizeof(t->warning) - strlen(t->warning),
+		 "%snode %u meminfo counts %llu MiB of %llu MiB; using /proc/meminfo",
+		 t->warning[0] ? "; " : "", only->id,
+		 (unsigned long long)(only->mem_total >> 20),
 		 (unsigned long long)(total >> 20));
 	only->mem_total = total;
 	only->mem_free = MAX(free_, only->mem_free);
@@ -202,7 +203,8 @@ static void fix_lazy_meminfo(struct hp_topology *t)
 static int read_sizes(struct hp_topology *t)
 {
 	uint64_t kbs[HP_MAX_SIZES];
-	int rc = hugetlb_sizes(kbs, HP_MAX_SIZES, &t->nsizes);
+	int rc =
+	    hugetlb_sizes(kbs, HP_MAX_SIZES, &t->nsizes, t->warning, sizeof(t->warning));
 
 	if (rc)
 		return fail(t, rc, "/sys/kernel/mm/hugepages");

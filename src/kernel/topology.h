@@ -10,7 +10,7 @@
 #include "idset.h"
 
 /* Where the kernel shows its NUMA nodes. */
-#define NODE_DIR     "/sys/devices/system/node"
+#define NODE_DIR "/sys/devices/system/node"
 /* MAX_NUMNODES of Debian's x86-64 kernels (NODES_SHIFT 10); its arm64 kernels have 16
  * (NODES_SHIFT 4) */
 #define HP_MAX_NODES 1024
@@ -53,9 +53,9 @@ struct hp_topology {
 	 * and overcommits them only from Linux 6.19. 0 when the kernel does not show
 	 * it: HUGETLB_GIGANTIC_KB then (topology_gigantic()). */
 	uint64_t gigantic_kb;
-	char release[65];    /* kernel release, "" when unknown */
-	char warning[160];   /* a note about the kernel's figures, or "" */
-	char error[256];     /* what could not be read: the file and why */
+	char release[65];  /* kernel release, "" when unknown */
+	char warning[384]; /* notes about the kernel's figures and files, or "" */
+	char error[256];   /* what could not be read: the file and why */
 };
 
 /* Read the topology through the path layer, and the pools through hugetlb.h.

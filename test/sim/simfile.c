@@ -41,7 +41,8 @@ static int machine_line(struct sim_state *st, char *line)
 		st->gigantic_overcommit = strcmp(v, "yes") == 0;
 	else if (strcmp(key, "scale") == 0)
 		st->scale = strtod(v, NULL);
-	else if (strcmp(key, "clock") == 0 && (!strcmp(v, "virtual") || !strcmp(v, "host")))
+	else if (strcmp(key, "clock") == 0 &&
+		 (!strcmp(v, "virtual") || !strcmp(v, "host")))
 		st->clock_virtual = strcmp(v, "virtual") == 0;
 	else if (strcmp(key, "fork-us") == 0 && parse_u64(v, &kb) == 0 && kb <= 1000000)
 		st->fork_us = (uint32_t)kb;
@@ -91,8 +92,10 @@ static int read_machine(struct sim_state *st)
 		snprintf(copy, sizeof(copy), "%s", line);
 		rc = machine_line(st, line);
 		if (rc)
-			fprintf(stderr, "hugepar: %s, line %u: not a setting of the simulated "
-					"kernel: %s\n", p, n, copy);
+			fprintf(stderr,
+				"hugepar: %s, line %u: not a setting of the simulated "
+				"kernel: %s\n",
+				p, n, copy);
 	}
 	fclose(f);
 	return rc;
@@ -152,7 +155,7 @@ static int make_state(struct sim_state *st)
 {
 	uint64_t kbs[HUGETLB_MAX_SIZES];
 	char buf[4096];
-	int rc = hugetlb_sizes(kbs, HUGETLB_MAX_SIZES, &st->nsizes);
+	int rc = hugetlb_sizes(kbs, HUGETLB_MAX_SIZES, &st->nsizes, NULL, 0);
 
 	if (rc)
 		return rc;

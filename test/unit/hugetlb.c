@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hugetlb.c - unit tests: the seam over a kernel, the node write's rules, page sizes. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,35 +331,49 @@ UNIT_TEST(sizes, "the page sizes read from sysfs: strict names, sorted, too many
 	    "hugepages-99999999999999999999kB",
 	    "hugepages-1 kB",
 	    "other",
+	    "hugepages-02048kB",
+	    "hugepages-3kB",
+	    "hugepages-4096kB",
 	};
 	uint64_t kb[4] = {0};
 	unsigned n = 99;
-	char p[512];
+	char p[512], skipped[1024];
 
 	if (strstr(dir, "XXXXXX") && !mkdtemp(dir)) {
 		CHECK(!"mkdtemp");
 		return;
 	}
 	path_set_root(dir);
-	CHECK(hugetlb_sizes(kb, 4, &n) == 0 && n == 0); /* no hugetlb in this kernel */
+	CHECK(hugetlb_sizes(kb, 4, &n, NULL, 0) == 0 && n == 0); /* no hugetlb here */
 	snprintf(p, sizeof(p),
 		 "mkdir -p '%s/sys/kernel/mm' && : >'%s/sys/kernel/mm/hugepages'", dir,
 		 dir);
 	CHECK(system(p) == 0);
 	snprintf(p, sizeof(p), "%s/sys/kernel/mm/hugepages", dir);
 	n = 99;
-	CHECK(hugetlb_sizes(kb, 4, &n) == -ENOTDIR && n == 0);
+	CHECK(hugetlb_sizes(kb, 4, &n, NULL, 0) == -ENOTDIR && n == 0);
 	unlink(p);
 	mkdir(p, 0755);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(p, sizeof(p), "%s/sys/kernel/mm/hugepages/%s", dir, names[i]);
 		CHECK(mkdir(p, 0755) == 0);
+		/* a pool in each folder but one: hugepages-4096kB is empty */
+		snprintf(p, sizeof(p), "%s/sys/kernel/mm/hugepages/%s/nr_hugepages", dir,
+			 names[i]);
+		CHECK(strcmp(names[i], "hugepages-4096kB") == 0 ||
+		      close(creat(p, 0644)) == 0);
 	}
-	CHECK(hugetlb_sizes(kb, 4, &n) == 0 && n == 3);
+	CHECK(hugetlb_sizes(kb, 4, &n, skipped, sizeof(skipped)) == 0 && n == 3);
 	CHECK(kb[0] == 64 && kb[1] == 2048 && kb[2] == 1048576);
-	CHECK(hugetlb_sizes(kb, 3, &n) == 0 && n == 3);
+	/* each folder of the form that is not a size is said; "other" is not */
+	CHECK(strstr(skipped,
+		     "hugepages-02048kB: not the kernel's name of a size: skipped"));
+	CHECK(strstr(skipped, "hugepages-3kB: 3 kB is not a power of two: skipped"));
+	CHECK(strstr(skipped, "hugepages-4096kB: no nr_hugepages in it: skipped"));
+	CHECK(strstr(skipped, "hugepages-0kB: not") && !strstr(skipped, "other"));
+	CHECK(hugetlb_sizes(kb, 3, &n, NULL, 0) == 0 && n == 3);
 	/* more sizes than room: said, not dropped in silence */
-	CHECK(hugetlb_sizes(kb, 2, &n) == -E2BIG && n == 2);
+	CHECK(hugetlb_sizes(kb, 2, &n, NULL, 0) == -E2BIG && n == 2);
 	cleanup();
 }
 
