@@ -66,11 +66,16 @@ int cmd_verify(struct ctx *c)
 {
 	struct hp_record r;
 	struct verify_result vr;
+	char why[96];
 	bool have;
 	int rc;
 
 	if (load_settings(c))
 		return EXIT_FAIL;
+	if (capture_kernel(c, why, sizeof(why))) {
+		record_log(LOG_INFO, "verify: %s: nothing checked", why);
+		return EXIT_OK;
+	}
 	rc = record_load(c->record_dir, &r);
 	have = rc == 0;
 	if (topology_read(&c->topo)) {

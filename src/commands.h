@@ -45,6 +45,10 @@ struct ctx {
  * on standard error). */
 int load_settings(struct ctx *c);
 int load_machine(struct ctx *c);
+/* Whether this is a crash (kdump) capture kernel (after load_settings()), and how it
+ * is known, in why: hugepar then stands aside, and leaves the little memory that
+ * kernel has to the dump. */
+bool capture_kernel(const struct ctx *c, char *why, size_t len);
 /* The exit code of a run's status. */
 int exit_of(enum hp_status s);
 

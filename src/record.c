@@ -67,6 +67,7 @@ struct full {
 	const struct hp_result *res;
 	const struct hp_recovery *rec;
 	const char *why;
+	const char *status; /* of a short record: "failed" when NULL */
 };
 
 static void recovered_json(struct json_out *j, const struct hp_recovery *rec)
@@ -253,7 +254,7 @@ static void body_failure(struct json_out *j, const void *arg)
 	const struct full *a = arg;
 
 	json_open(j, NULL, '{');
-	header(j, a, "failed");
+	header(j, a, a->status ? a->status : "failed");
 	json_str(j, "error", a->why);
 	json_u64(j, "started_boot_ms", boottime_ms());
 	report_settings_json(j, a->s);
@@ -269,6 +270,14 @@ int record_failure(const char *dir, const struct hp_settings *s,
 		   const struct hp_recovery *rec, const char *why)
 {
 	struct full a = {.s = s, .rec = rec, .why = why};
+
+	return write_atomic(dir, body_failure, &a);
+}
+
+int record_aside(const char *dir, const struct hp_settings *s, const char *why)
+{
+	const struct hp_recovery none = {0};
+	struct full a = {.s = s, .rec = &none, .why = why, .status = "disabled"};
 
 	return write_atomic(dir, body_failure, &a);
 }

@@ -24,6 +24,8 @@ int record_write(const char *dir, const struct hp_settings *s,
 /* A record for a run that could not start, or was stopped without one. */
 int record_failure(const char *dir, const struct hp_settings *s,
 		   const struct hp_recovery *rec, const char *why);
+/* The same form, "disabled", for a run that stood aside (a crash capture kernel). */
+int record_aside(const char *dir, const struct hp_settings *s, const char *why);
 /* One summary line, and one warning per node that fell short, to /dev/kmsg and stdout. */
 void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 		 const struct hp_result *res, const struct hp_recovery *rec);

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "engine.h"
 #include "fault.h"
+#include "kinfo.h"
 #include "macros.h"
 #include "notify.h"
 #include "path.h"
@@ -40,6 +41,30 @@ int load_settings(struct ctx *c)
 	}
 	settings_load_cmdline(&c->settings, c->cmdline);
 	return 0;
+}
+
+bool capture_kernel(const struct ctx *c, char *why, size_t len)
+{
+	if (c->cmdline && kinfo_capture_cmdline(c->cmdline))
+		snprintf(why, len,
+			 "a crash capture kernel (elfcorehdr= on its command line)");
+	else if (path_exists("/proc/vmcore"))
+		snprintf(why, len, "a crash capture kernel (/proc/vmcore is there)");
+	else
+		return false;
+	return true;
+}
+
+/* In a capture kernel: nothing but the record of why, and one line. */
+static int stand_aside(struct ctx *c, const char *why)
+{
+	int rc = record_aside(c->record_dir, &c->settings, why);
+
+	record_log(LOG_INFO, "%s: nothing done, its memory is the dump's", why);
+	if (rc)
+		record_log(LOG_ERR, "cannot write the record in %s: %s", c->record_dir,
+			   strerror(-rc));
+	return rc ? EXIT_FAIL : EXIT_OK;
 }
 
 int load_machine(struct ctx *c)
@@ -138,9 +163,12 @@ static int apply_locked(struct ctx *c, uint64_t deadline)
 {
 	struct hp_recovery rec = {0};
 	struct hp_result res;
+	char why[96];
 	int rc;
 
 	fault_at("lock");
+	if (capture_kernel(c, why, sizeof(why)))
+		return stand_aside(c, why);
 	restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);
 	if (load_machine(c))
 		return apply_failed(c, &rec, EXIT_FAIL, "cannot read the topology: %s",

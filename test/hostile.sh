@@ -453,5 +453,33 @@ t_size_folders() {
 	check "apply: says the note" grep -qF "hugepar: note: hugepages-" "$M.log"
 }
 
+# --- a crash (kdump) capture kernel: hugepar stands aside --------------------------
+tcase capture-cmdline "elfcorehdr= on the kernel command line: nothing done, the record says why, one line"
+tcase capture-vmcore "/proc/vmcore there: nothing done, the record says why; wait and verify exit 0"
+
+# aside WHY: apply stood aside (exit 0, disabled, WHY), changed nothing, said it once;
+# wait and verify (on_short = fail, pages configured) do not fail the boot
+aside() {
+	expect_eq "apply: exit 0, disabled, why" "$RC $(field '.status + ": " + .error')" "0 disabled: $1"
+	check "record format" /usr/bin/python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$REC/status.json"
+	expect_eq "nothing reserved, nothing raised" "$(pools) $(glob nr_overcommit_hugepages)" "0 0 0"
+	expect_eq "one line" "$(cat "$M.log")" "hugepar: $1: nothing done, its memory is the dump's"
+	"$HP" wait --sysroot "$M" --config /dev/null -d "$REC" >/dev/null 2>&1
+	expect_eq "wait: exit 0" "$?" 0
+	sim verify --config /dev/null -d "$REC" ${2:+--cmdline "$2"} >"$M.verify" 2>&1
+	expect_eq "verify: exit 0, one line" "$? $(cat "$M.verify")" "0 hugepar: verify: $1: nothing checked"
+}
+t_capture_cmdline() {
+	fixture capture-cmdline "cmdline BOOT_IMAGE=/vmlinuz elfcorehdr=0x7d000000 irqpoll rd.hugepar.pages=2M:10 rd.hugepar.on_short=fail"
+	apply
+	aside "a crash capture kernel (elfcorehdr= on its command line)"
+}
+t_capture_vmcore() {
+	fixture capture-vmcore
+	: >"$M/proc/vmcore"
+	apply --cmdline "rd.hugepar.pages=2M:10"
+	aside "a crash capture kernel (/proc/vmcore is there)" "rd.hugepar.pages=2M:10 rd.hugepar.on_short=fail"
+}
+
 run_cases
 echo "hostile: $(summary_line)"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* kinfo.c - the kernel's own text: meminfo figures and the release. */
+/* kinfo.c - the kernel's own text: meminfo figures, the release, the command line. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -76,4 +76,25 @@ bool release_at_least(const char *r, unsigned major, unsigned minor)
 	if (parse_u64_at(&r, &ma) || (*r == '.' && (r++, parse_u64_at(&r, &mi))))
 		return false;
 	return ma > major || (ma == major && mi >= minor);
+}
+
+bool kinfo_capture_cmdline(const char *p)
+{
+	static const char key[] = "elfcorehdr=";
+
+	for (;;) {
+		size_t n;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			return false;
+		n = strcspn(p, " \t\n");
+		if (n == 2 && strncmp(p, "--", 2) == 0)
+			return false;
+		/* a word may be quoted whole ("elfcorehdr=...") */
+		if (strncmp(p + (*p == '"'), key, sizeof(key) - 1) == 0)
+			return true;
+		p += n;
+	}
 }

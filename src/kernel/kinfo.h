@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* kinfo.h - the kernel's own text: meminfo figures and the release. */
+/* kinfo.h - the kernel's own text: meminfo figures, the release, the command line. */
 #ifndef HUGEPAR_KINFO_H
 #define HUGEPAR_KINFO_H
 
@@ -14,6 +14,11 @@ int meminfo_kb(const char *text, const char *key, uint64_t *kb);
 /* How many orders the first line of a /proc/buddyinfo text counts ("Node 0, zone
  * DMA 1 0 ...": MAX_PAGE_ORDER + 1); 0 when it is not in that form. */
 unsigned buddyinfo_orders(const char *text);
+
+/* Whether a kernel command line is a crash (kdump) capture kernel's: it has the word
+ * elfcorehdr=, which kexec adds for the kernel it loads to save a dump (before a
+ * "--": the words after it are init's). */
+bool kinfo_capture_cmdline(const char *cmdline);
 
 /* Whether a kernel release ("6.12.48+deb13-amd64") is at least major.minor. */
 bool release_at_least(const char *release, unsigned major, unsigned minor);

@@ -33,7 +33,8 @@ UNIT_TEST(meminfo, "a meminfo key is a whole name; hostile figures refused, not 
 	CHECK(meminfo_kb(proc, "MemFreeX", &kb) == -ENOENT);
 	CHECK(meminfo_kb(proc, "emTotal", &kb) == -ENOENT);
 	CHECK(meminfo_kb("XMemTotal: 5 kB\n", "MemTotal", &kb) == -ENOENT);
-	CHECK(meminfo_kb("Node 0 Mem: 5 kB\nMemTotal 6 kB\n", "MemTotal", &kb) == -ENOENT);
+	CHECK(meminfo_kb("Node 0 Mem: 5 kB\nMemTotal 6 kB\n", "MemTotal", &kb) ==
+	      -ENOENT);
 	CHECK(meminfo_kb("", "MemTotal", &kb) == -ENOENT);
 	CHECK(meminfo_kb("\n\n", "MemTotal", &kb) == -ENOENT);
 	/* the first of two, a line with no newline, blank lines before */
@@ -83,16 +84,18 @@ UNIT_TEST(release, "kernel releases compared by number; anything else is the old
 }
 
 /* The orders of /proc/buddyinfo's first line: MAX_PAGE_ORDER + 1. */
-UNIT_TEST(buddyinfo,
-	  "the page orders in /proc/buddyinfo's first line, or none if not its form")
+UNIT_TEST(buddyinfo, "the page orders in /proc/buddyinfo's first line, or none if not its form")
 {
 	/* x86 and arm64 4K (MAX_PAGE_ORDER 10), arm64 16K (11), 64K (13) */
-	CHECK(buddyinfo_orders("Node 0, zone      DMA      0      0      0      0      0      0"
-			       "      0      0      1      1      3 \n"
-			       "Node 0, zone    DMA32      2      2      3      1      2      2"
-			       "      1      4      4      2    751 \n") == 11);
-	CHECK(buddyinfo_orders("Node 0, zone   Normal 1 2 3 4 5 6 7 8 9 10 11 12\n") == 12);
-	CHECK(buddyinfo_orders("Node 1, zone  Movable 0 0 0 0 0 0 0 0 0 0 0 0 0 7") == 14);
+	CHECK(buddyinfo_orders(
+		  "Node 0, zone      DMA      0      0      0      0      0      0"
+		  "      0      0      1      1      3 \n"
+		  "Node 0, zone    DMA32      2      2      3      1      2      2"
+		  "      1      4      4      2    751 \n") == 11);
+	CHECK(buddyinfo_orders("Node 0, zone   Normal 1 2 3 4 5 6 7 8 9 10 11 12\n") ==
+	      12);
+	CHECK(buddyinfo_orders("Node 1, zone  Movable 0 0 0 0 0 0 0 0 0 0 0 0 0 7") ==
+	      14);
 	/* not the kernel's form: none */
 	CHECK(buddyinfo_orders("") == 0);
 	CHECK(buddyinfo_orders("\n") == 0);
@@ -102,4 +105,18 @@ UNIT_TEST(buddyinfo,
 	CHECK(buddyinfo_orders("Nodes 0, zone   Normal 1 2\n") == 0);
 	CHECK(buddyinfo_orders("Node 0\nzone   Normal 1 2\n") == 0);
 	CHECK(buddyinfo_orders("Node 0, zone Normal 00012 99999999999999999999\n") == 2);
+}
+
+/* A capture kernel's command line: the word elfcorehdr=, a kernel parameter. */
+UNIT_TEST(capture, "A capture kernel's command line: the word elfcorehdr=, a kernel parameter")
+{
+	CHECK(
+	    kinfo_capture_cmdline("BOOT_IMAGE=/vmlinuz elfcorehdr=0x7d000000 nr_cpus=1"));
+	CHECK(kinfo_capture_cmdline("elfcorehdr=2048M@0x1000\n"));
+	CHECK(kinfo_capture_cmdline("quiet \t\"elfcorehdr=0x1000\" irqpoll"));
+	CHECK(!kinfo_capture_cmdline(""));
+	CHECK(!kinfo_capture_cmdline("quiet crashkernel=512M rd.hugepar.pages=2M:10"));
+	CHECK(!kinfo_capture_cmdline("noelfcorehdr=0x1 xelfcorehdr= elfcorehdr"));
+	CHECK(!kinfo_capture_cmdline(
+	    "quiet -- elfcorehdr=0x1")); /* init's, not the kernel's */
 }
