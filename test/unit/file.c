@@ -67,7 +67,7 @@ UNIT_TEST(files, "a NUL spoils its own line; a FIFO, dangling link or device not
 
 /* A file whose size fstat() says is 0 (a procfs file) is read to its end; one past
  * the limit, whatever fstat() said, is -EFBIG; /dev/null is empty. */
-UNIT_TEST(sizeless, "A file whose size fstat() says is 0 (a procfs file) is read to its end; one past the limit,...")
+UNIT_TEST(sizeless, "a file whose size says 0 (procfs) is read to its end; one past the limit is refused")
 {
 	const char *kind;
 	char *text;

@@ -318,7 +318,7 @@ UNIT_TEST(meminfo, "a node's meminfo in bytes; missing or huge figures refused")
 
 /* A FIFO or a device in a file's place (a fixture's): refused at once, never waited
  * on, read or written; a regular file of any kind of text still read. */
-UNIT_TEST(fifo, "A FIFO or a device in a file's place (a fixture's): refused at once, never waited on, read or...")
+UNIT_TEST(fifo, "a FIFO or a device in a kernel file's place is refused at once, never waited on")
 {
 	char p[512], got[64];
 	uint64_t v;

@@ -48,7 +48,7 @@ static void hostile_fixture(void)
 	CHECK(hugetlb_set_overcommit(2048, 300) == 0);
 }
 
-UNIT_TEST(empty, "TODO empty")
+UNIT_TEST(empty, "an empty note is named malformed, moved aside once, and blocks nothing")
 {
 	hostile_fixture();
 	put(NOTE, "");
@@ -56,7 +56,7 @@ UNIT_TEST(empty, "TODO empty")
 	cleanup();
 }
 
-UNIT_TEST(garbage, "TODO garbage")
+UNIT_TEST(garbage, "garbage, fields out of order, a missing pid or a sign: each a malformed note")
 {
 	hostile_fixture();
 	put(NOTE, "\x7f"
@@ -105,7 +105,7 @@ UNIT_TEST(overflow, "A value of 20 digits past 2^64 - 1 is out of range, not the
 
 /* A note is a file of its own: a link to a note elsewhere is not read (the value it
  * names is not put back, what it points to is not removed). */
-UNIT_TEST(symlink, "A note is a file of its own: a link to a note elsewhere is not read (the value it names is not...")
+UNIT_TEST(symlink, "a link in a note's place is not read: the value it names is not put back")
 {
 	hostile_fixture();
 	put("/elsewhere", "before 5\nraised 300\npid 1\n");
@@ -119,7 +119,7 @@ UNIT_TEST(symlink, "A note is a file of its own: a link to a note elsewhere is n
 
 /* A FIFO (nothing writes to it) or a directory in a note's place: an error at once,
  * not a run that hangs in its open() until the boot's deadline. */
-UNIT_TEST(fifo, "A FIFO (nothing writes to it) or a directory in a note's place: an error at once, not a run that...")
+UNIT_TEST(fifo, "a FIFO or a directory in a note's place is an error at once, not a hang")
 {
 	hostile_fixture();
 	CHECK(mkfifo(at(NOTE), 0644) == 0);
@@ -131,7 +131,7 @@ UNIT_TEST(fifo, "A FIFO (nothing writes to it) or a directory in a note's place:
 
 /* A note that cannot be moved aside (a directory of that name there) is said so, and
  * still blocks nothing: no value is put back, no failure counted. */
-UNIT_TEST(stuck, "A note that cannot be moved aside (a directory of that name there) is said so, and still blocks...")
+UNIT_TEST(stuck, "a note that cannot be moved aside is said so, and still blocks")
 {
 	struct restore_fix fix[HUGETLB_MAX_SIZES];
 	char line[256];
@@ -167,7 +167,7 @@ UNIT_TEST(parse, "the parser alone: only the form restore_note_write() writes")
 
 /* Names that are not a note of this form are not read: a temp file of a note half
  * written, another name. */
-UNIT_TEST(names, "names that are not a note of this form are not read: a temp file of a note half written, another...")
+UNIT_TEST(names, "only names of a note's form are read: not a half-written temp file, not others")
 {
 	struct restore_fix fix[HUGETLB_MAX_SIZES];
 	unsigned n = 77;

@@ -209,7 +209,7 @@ static void foreign(const char *dir, pid_t pid, const char *start, const char *w
 
 /* A pid that names another process (reused, or written by someone else) or pid 1
  * is not signalled, whatever the deadline says. */
-UNIT_TEST(foreign, "A pid that names another process (reused, or written by someone else) or pid 1 is not signalled,...")
+UNIT_TEST(foreign, "a pid of another process (reused, or written by another) or pid 1 is never signalled")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", ticks[32];
 	uint64_t start;
