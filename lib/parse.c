@@ -91,6 +91,44 @@ int parse_hex(const char *str, uint64_t *out)
 	return 0;
 }
 
+/* Between min and max hex digits at *p, advancing it past them. */
+static int hex_digits(const char **p, unsigned min, unsigned max, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	unsigned n = 0;
+
+	for (; isxdigit((unsigned char)*s); s++, n++) {
+		if (n == max)
+			return -EINVAL;
+		v = v << 4 | (unsigned)(isdigit((unsigned char)*s)
+					    ? *s - '0'
+					    : tolower((unsigned char)*s) - 'a' + 10);
+	}
+	if (n < min)
+		return -EINVAL;
+	*p = s;
+	*out = v;
+	return 0;
+}
+
+int parse_pci_addr(const char *str, char *canon, size_t len)
+{
+	const char *p = str;
+	uint64_t dom, bus, dev, fn;
+
+	if (hex_digits(&p, 4, 8, &dom) || *p++ != ':' || hex_digits(&p, 2, 2, &bus) ||
+	    *p++ != ':' || hex_digits(&p, 2, 2, &dev) || *p++ != '.' ||
+	    hex_digits(&p, 1, 1, &fn) || *p)
+		return -EINVAL;
+	/* a slot number has 5 bits and a function 3, in the name as in devfn */
+	if (dev > 0x1f || fn > 7)
+		return -ERANGE;
+	return xsnprintf(canon, len, "%04llx:%02llx:%02llx.%llx", (unsigned long long)dom,
+			 (unsigned long long)bus, (unsigned long long)dev,
+			 (unsigned long long)fn);
+}
+
 int parse_idlist(const char *str, unsigned limit, struct hp_idset *out)
 {
 	const char *p = str;

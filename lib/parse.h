@@ -25,6 +25,12 @@ int parse_octal(const char *str, uint64_t *out);
 /* A hexadecimal number, with or without 0x (sysfs writes block_size_bytes so). */
 int parse_hex(const char *str, uint64_t *out);
 
+/* A PCI address as sysfs names a device, "DDDD:BB:DD.F" (a domain of 4 to 8 hex
+ * digits, hex in either case), written to canon as the kernel writes it ("%04x:%02x:
+ * %02x.%x"). -EINVAL when malformed, -ERANGE for a slot above 1f or a function above
+ * 7, -ENOSPC when canon is too short. */
+int parse_pci_addr(const char *str, char *canon, size_t len);
+
 /* A memory amount in bytes: "512", "64K", "2M", "1G", "1T", "1P" with optional "B" or
  * "iB" (binary multiples), or "kB" as sysfs writes it. Result must fit in 64 bits. */
 int parse_bytes(const char *str, uint64_t *out);

@@ -268,34 +268,51 @@ UNIT_TEST(words, "booleans, trimming, snprintf truncation, sizes' human names")
 	CHECK(strcmp(buf, "16E") == 0);
 }
 
-/* UTF-8 as RFC 3629 has it, and text made printable for a terminal or a log. */
-UNIT_TEST(utf8, "UTF-8 as RFC 3629 has it, and text made printable for a terminal or a log")
+/* pci_is STR CANON: parsed, and written as sysfs names the function. */
+static bool pci_is(const char *str, const char *canon)
 {
-	static const char *const bad[] = {
-	    "\x80",
-	    "\xbf",
-	    "\xc0\x80",
-	    "\xc1\xbf",
-	    "\xc3",
-	    "\xc3(",
-	    "\xe0\x80\x80",
-	    "\xed\xa0\x80",
-	    "\xf0\x80\x80\x80",
-	    "\xf4\x90\x80\x80",
-	    "\xf5\x80\x80\x80",
-	    "\xff",
-	    "\xe2\x82",
-	    "",
-	};
-	char buf[64];
+	char buf[32];
 
-	CHECK(utf8_len("a") == 1 && utf8_len("\xc3\xa9") == 2 &&
-	      utf8_len("\xe2\x82\xac") == 3);
-	CHECK(utf8_len("\xf0\x9f\x90\xa7") == 4 && utf8_len("\xf4\x8f\xbf\xbf") == 4);
-	CHECK(utf8_len("\xed\x9f\xbf") == 3 && utf8_len("\xee\x80\x80") == 3);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		CHECK(utf8_len(bad[i]) == 0);
-	strcpy(buf, "a\x1b[31mb\tc\nd\x7f\xc2\x85\xc2\xa0\xc3\xa9\xff");
-	text_printable(buf);
-	CHECK(strcmp(buf, "a?[31mb?c\nd???\xc2\xa0\xc3\xa9?") == 0);
+	return parse_pci_addr(str, buf, sizeof(buf)) == 0 && strcmp(buf, canon) == 0;
+}
+
+static int pci_rc(const char *str)
+{
+	char buf[32];
+
+	return parse_pci_addr(str, buf, sizeof(buf));
+}
+
+/* PCI addresses: the whole of DDDD:BB:DD.F and nothing else; a domain of more than
+ * four digits (Intel VMD's 10000), either case. */
+UNIT_TEST(pci, "PCI addresses: the whole of DDDD:BB:DD.F and nothing else; a domain of more than four digits...")
+{
+	char buf[32];
+
+	CHECK(pci_is("0000:3b:00.0", "0000:3b:00.0"));
+	CHECK(pci_is("0000:3B:1f.7", "0000:3b:1f.7"));
+	CHECK(pci_is("10000:e0:06.0", "10000:e0:06.0"));
+	CHECK(pci_is("ffffffff:ff:1f.7", "ffffffff:ff:1f.7"));
+	CHECK(pci_is("00000000:00:00.0", "0000:00:00.0"));
+
+	CHECK(pci_rc("3b:00.0") == -EINVAL); /* lspci without -D: no domain */
+	CHECK(pci_rc("000:3b:00.0") == -EINVAL);
+	CHECK(pci_rc("100000000:3b:00.0") == -EINVAL);
+	CHECK(pci_rc("0000:3b:00") == -EINVAL);
+	CHECK(pci_rc("0000:3b:0.0") == -EINVAL);
+	CHECK(pci_rc("0000:3b:00.00") == -EINVAL);
+	CHECK(pci_rc("0000:3b:000.0") == -EINVAL);
+	CHECK(pci_rc("0000:3b:00.0 ") == -EINVAL);
+	CHECK(pci_rc("0000:3b:00.0\n") == -EINVAL);
+	CHECK(pci_rc(" 0000:3b:00.0") == -EINVAL);
+	CHECK(pci_rc("0x00:3b:00.0") == -EINVAL);
+	CHECK(pci_rc("0000-3b:00.0") == -EINVAL);
+	CHECK(pci_rc("0000:3b:00:0") == -EINVAL);
+	CHECK(pci_rc("0000:3g:00.0") == -EINVAL);
+	CHECK(pci_rc("") == -EINVAL);
+	CHECK(pci_rc(":::.") == -EINVAL);
+	CHECK(pci_rc("0000:3b:20.0") == -ERANGE); /* a slot has 5 bits */
+	CHECK(pci_rc("0000:3b:00.8") == -ERANGE); /* a function 3 */
+	CHECK(parse_pci_addr("0000:3b:00.0", buf, 12) == -ENOSPC);
+	CHECK(parse_pci_addr("0000:3b:00.0", buf, 13) == 0);
 }
