@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <limits.h>
+#include <stdlib.h>
 
 #include "idset.h"
 #include "kinfo.h"
@@ -79,6 +81,31 @@ bool path_exists(const char *fmt, ...)
 	rc = vbuild(p, sizeof(p), fmt, ap);
 	va_end(ap);
 	return rc == 0 && stat(p, &st) == 0;
+}
+
+int path_resolve(char *out, size_t len, const char *fmt, ...)
+{
+	char p[4096], real[PATH_MAX], top[PATH_MAX];
+	size_t n = 0;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbuild(p, sizeof(p), fmt, ap);
+	va_end(ap);
+	if (rc)
+		return rc;
+	if (!realpath(p, real))
+		return -errno;
+	/* the root's own real path: it may sit behind a link (/tmp) */
+	if (root[0]) {
+		if (!realpath(root, top))
+			return -errno;
+		n = strlen(top);
+		if (strncmp(real, top, n) || (real[n] && real[n] != '/'))
+			return -EXDEV;
+	}
+	return xsnprintf(out, len, "%s", real[n] ? real + n : "/");
 }
 
 /* A read that gave nothing, or not a kernel file's text, of something that is not a

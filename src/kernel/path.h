@@ -18,6 +18,11 @@ int path_build(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 bool path_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The real path of a formatted relative path, every link followed, as a path under
+ * the root ("/sys/devices/pci0000:00/0000:00:03.0/virtio0"): -EXDEV when the links
+ * lead out of the root, -ENOENT when something on the way is missing. */
+int path_resolve(char *out, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Read a whole (small) file into buf, NUL terminated, trailing newline kept: -EFBIG
  * when it does not fit, -EINVAL when it holds a NUL, -EBADFD for a FIFO or a device
  * that gives nothing at once or not a kernel file's text (never waited on). */

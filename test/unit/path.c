@@ -162,6 +162,56 @@ UNIT_TEST(read, "sysfs reads: the buffer's edge, numbers as sysfs gives them, NU
 	cleanup();
 }
 
+/* A link made under the temp root: LINK (relative to the root) pointing to TARGET. */
+static int link_at(const char *target, const char *rel)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s%s", dir, rel);
+	return symlink(target, p);
+}
+
+/* Real paths under the root: relative links followed inside it, links out of it
+ * refused, missing pieces said; the root itself behind a link. */
+UNIT_TEST(resolve, "real paths under the root: relative links followed inside it, links out of it refused, missing...")
+{
+	char out[256], cmd[512], alias[600];
+
+	if (setup())
+		return;
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p '%s/sys/devices/pci0000:00/0000:00:03.0/virtio0/net/eth0'",
+		 dir);
+	CHECK(system(cmd) == 0);
+	/* as the kernel links an interface to its device, and the class to it */
+	CHECK(link_at("../../../virtio0",
+		      "/sys/devices/pci0000:00/0000:00:03.0/virtio0/net/eth0/device") ==
+	      0);
+	CHECK(link_at("devices/pci0000:00/0000:00:03.0/virtio0/net/eth0", "/sys/eth0") ==
+	      0);
+	CHECK(path_resolve(out, sizeof(out), "/sys/eth0/device") == 0 &&
+	      strcmp(out, "/sys/devices/pci0000:00/0000:00:03.0/virtio0") == 0);
+	CHECK(path_resolve(out, sizeof(out), "/sys/eth0/device/..") == 0 &&
+	      strcmp(out, "/sys/devices/pci0000:00/0000:00:03.0") == 0);
+	CHECK(path_resolve(out, sizeof(out), "/") == 0 && strcmp(out, "/") == 0);
+	CHECK(path_resolve(out, sizeof(out), "/sys/none") == -ENOENT);
+	CHECK(path_resolve(out, 8, "/sys/eth0") == -ENOSPC);
+	/* out of the root: an absolute link, or one that climbs past it */
+	CHECK(link_at("/tmp", "/sys/abs") == 0 && link_at("../..", "/sys/up") == 0);
+	CHECK(path_resolve(out, sizeof(out), "/sys/abs") == -EXDEV);
+	CHECK(path_resolve(out, sizeof(out), "/sys/up") == -EXDEV);
+	CHECK(link_at("nowhere", "/sys/dangling") == 0);
+	CHECK(path_resolve(out, sizeof(out), "/sys/dangling") == -ENOENT);
+	/* a root given by a link: the paths are still under it */
+	snprintf(alias, sizeof(alias), "%s.alias", dir);
+	CHECK(symlink(dir, alias) == 0);
+	path_set_root(alias);
+	CHECK(path_resolve(out, sizeof(out), "/sys/eth0/device") == 0 &&
+	      strcmp(out, "/sys/devices/pci0000:00/0000:00:03.0/virtio0") == 0);
+	unlink(alias);
+	cleanup();
+}
+
 UNIT_TEST(write, "a number written whole; a missing file is an error, never made")
 {
 	char p[512], got[64];
@@ -314,27 +364,4 @@ UNIT_TEST(meminfo, "a node's meminfo in bytes; missing or huge figures refused")
 	CHECK(path_read_meminfo("/sys/mi", &t, &f) == -EINVAL);
 	free(big);
 	cleanup();
-}
-
-/* A FIFO or a device in a file's place (a fixture's): refused at once, never waited
- * on, read or written; a regular file of any kind of text still read. */
-UNIT_TEST(fifo, "a FIFO or a device in a kernel file's place is refused at once, never waited on")
-{
-	char p[512], got[64];
-	uint64_t v;
-
-	if (setup())
-		return;
-	snprintf(p, sizeof(p), "%s/sys/fifo", dir);
-	CHECK(mkfifo(p, 0644) == 0);
-	CHECK(path_read(got, sizeof(got), "/sys/fifo") == -EBADFD);
-	CHECK(path_read_u64(&v, "/sys/fifo") == -EBADFD);
-	CHECK(path_write_u64(1, "/sys/fifo") == -ENXIO); /* no reader: no hang */
-	CHECK(strcmp(path_strerror(-EBADFD), "not a regular file (a FIFO, a device)") ==
-	      0);
-	PUT("/sys/empty", "");
-	CHECK(path_read(got, sizeof(got), "/sys/empty") == 0 && got[0] == '\0');
-	cleanup();
-	CHECK(path_read(got, sizeof(got), "/dev/zero") == -EBADFD);
-	CHECK(path_read(got, sizeof(got), "/dev/urandom") == -EBADFD);
 }
