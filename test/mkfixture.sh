@@ -24,6 +24,14 @@
 #   cmdline WORDS...                 /proc/cmdline (default "BOOT_IMAGE=/vmlinuz quiet")
 #   sim LINE                         a line of the simulated kernel's machine file,
 #                                    .sim/machine (doc/simulator.md)
+#   pci ADDR node N                  a PCI function (/sys/bus/pci/devices/ADDR) and
+#                                    its numa_node: N as written (-1: none); a nonuma
+#                                    machine's kernel shows no numa_node at all
+#   net IFNAME pci ADDR              a network interface on the PCI function ADDR (a
+#                                    pci line), as /sys/class/net shows it
+#   net IFNAME virtio ADDR           ... on a virtio device of the function ADDR
+#                                    (QEMU's virtio-net-pci)
+#   net IFNAME virtual               ... on no device (a bridge, a VLAN)
 set -eu
 
 desc=$1
@@ -57,8 +65,8 @@ compress() { # ids on stdin -> cpulist
 }
 
 page="" orders="" memblock="" sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" has_mem="" has_cpu="" node_ids=""
-declare -A onr ofree osur over
-nodes=() simlines=()
+declare -A onr ofree osur over pcinode
+nodes=() simlines=() pcis=() nets=()
 while read -r line; do
 	line=${line%%#*}
 	set -- $line
@@ -75,6 +83,14 @@ while read -r line; do
 	memblock) memblock=$(kb "$2") ;;
 	node) nodes+=("${line}") ;;
 	sim) simlines+=("${line#sim }") ;;
+	pci)
+		if [ $# != 4 ] || [ "$3" != node ]; then
+			echo "mkfixture: $desc: expected pci ADDR node N: $line" >&2
+			exit 1
+		fi
+		pcis+=("$2") pcinode[$2]=$4
+		;;
+	net) nets+=("${line}") ;;
 	*) echo "mkfixture: $desc: unknown line: $line" >&2; exit 1 ;;
 	esac
 done <"$desc"
@@ -166,6 +182,33 @@ if [ -n "$page" ]; then
 		echo
 	done >"$dir/proc/buddyinfo"
 fi
+# PCI functions under their host bridge, as the kernel lays them out, and the bus's
+# links to them
+for a in "${pcis[@]}"; do
+	d=devices/pci${a%:*}/$a
+	mkdir -p "$dir/sys/$d" "$dir/sys/bus/pci/devices"
+	[ $numa = 1 ] && echo "${pcinode[$a]}" >"$dir/sys/$d/numa_node"
+	ln -s "../../../$d" "$dir/sys/bus/pci/devices/$a"
+done
+k=0
+for l in "${nets[@]}"; do
+	set -- $l
+	ifn=$2 kind=${3:-} a=${4:-}
+	case $kind in
+	pci | virtio)
+		[ -n "${pcinode[$a]+x}" ] || { echo "mkfixture: $desc: $l: no pci line for '$a'" >&2; exit 1; }
+		dev=devices/pci${a%:*}/$a
+		[ "$kind" = virtio ] && dev=$dev/virtio$k k=$((k + 1))
+		d=$dev/net/$ifn
+		mkdir -p "$dir/sys/$d"
+		ln -s "../../../${dev##*/}" "$dir/sys/$d/device"
+		;;
+	virtual) d=devices/virtual/net/$ifn && mkdir -p "$dir/sys/$d" ;;
+	*) echo "mkfixture: $desc: expected net IFNAME pci|virtio ADDR or net IFNAME virtual: $l" >&2; exit 1 ;;
+	esac
+	mkdir -p "$dir/sys/class/net"
+	ln -s "../../$d" "$dir/sys/class/net/$ifn"
+done
 if [ ${#simlines[@]} -gt 0 ]; then
 	mkdir -p "$dir/.sim"
 	printf '%s\n' "${simlines[@]}" >"$dir/.sim/machine"
