@@ -16,6 +16,7 @@
 #include "notify.h"
 #include "path.h"
 #include "report.h"
+#include "resolve.h"
 #include "stop.h"
 #include "sys.h"
 #include "waiter.h"
@@ -78,6 +79,7 @@ int load_machine(struct ctx *c)
 	}
 	hugetlb_set_release(c->topo.release);
 	plan_check_settings(&c->settings, &c->topo);
+	resolve_devices(&c->settings, &c->topo);
 	for (unsigned i = 0; i < c->settings.nproblems; i++) {
 		fputs("hugepar: ", stderr);
 		report_problem_line(stderr, &c->settings.problems[i]);

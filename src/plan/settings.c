@@ -59,6 +59,12 @@ void settings_free(struct hp_settings *s)
 {
 	for (unsigned i = 0; i < s->nentries; i++)
 		settings_drop_entry(&s->entries[i]);
+	for (unsigned i = 0; i < s->ndevices; i++) {
+		free(s->devices[i].entry);
+		free(s->devices[i].origin);
+		free(s->devices[i].problem);
+	}
+	free(s->devices);
 	for (unsigned i = 0; i < s->nproblems; i++) {
 		free(s->problems[i].origin);
 		free(s->problems[i].key);
@@ -97,6 +103,11 @@ static bool grow(struct hp_settings *s, void **arr, unsigned n, size_t size)
 	}
 	*arr = na;
 	return true;
+}
+
+bool settings_grow(struct hp_settings *s, void **arr, unsigned n, size_t size)
+{
+	return grow(s, arr, n, size);
 }
 
 /* A value for a message: as it is, or its start and its whole length. */
@@ -185,10 +196,18 @@ static void add_entry(struct hp_settings *s, const char *key, const char *text,
 	free(buf);
 }
 
+/* "pci" or "net" before a ':': a device, whose address has colons of its own. */
+static bool device_prefix(const char *w, const char *colon)
+{
+	return colon - w == 3 && (strncmp(w, "pci", 3) == 0 || strncmp(w, "net", 3) == 0);
+}
+
 /*
  * Entries are separated by whitespace or ';', and by a ',' that starts a new
- * SIZE:AMOUNT (the next piece holds a ':' before any further ','), so that
- * "2M:50%,1G:2@0,1" is two entries and a node list keeps its commas.
+ * SIZE:AMOUNT (the next piece holds a ':' before any further ',', and is not "pci:"
+ * or "net:"), so that "2M:50%,1G:2@0,1" is two entries and a node list keeps its
+ * commas, and "2M:1G@pci:0000:3b:00.0,1G:4" is two: an address is no SIZE. A device
+ * after a comma stays in its entry, which then says it cannot name both.
  */
 static void set_pages(struct hp_settings *s, const char *key, const char *value,
 		      const char *origin)
@@ -216,7 +235,7 @@ static void set_pages(struct hp_settings *s, const char *key, const char *value,
 				     !isspace((unsigned char)*q);
 				     q++)
 					;
-				if (*q == ':')
+				if (*q == ':' && !device_prefix(p + n + 1, q))
 					break;
 			}
 			n++;

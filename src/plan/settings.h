@@ -21,6 +21,16 @@ struct hp_problem {
 	char *message;
 };
 
+/* A device an entry names, and the node read for it (resolve.h). */
+struct hp_device_use {
+	char *entry;   /* the entry as written */
+	char *origin;  /* where it was written */
+	char name[48]; /* "pci:0000:3b:00.0", "net:eth0" */
+	char pci[24];  /* the PCI function whose numa_node was read, or "" */
+	int node;      /* the node the entry stands for, or -1 */
+	char *problem; /* why there is none, or "" */
+};
+
 enum hp_mode { HP_MODE_GROW, HP_MODE_EXACT };
 enum hp_on_short { HP_SHORT_CONTINUE, HP_SHORT_FAIL };
 
@@ -43,6 +53,8 @@ struct hp_settings {
 	struct hp_entry *entries;
 	unsigned nproblems;
 	struct hp_problem *problems;
+	unsigned ndevices; /* the devices entries name, once read (resolve.h) */
+	struct hp_device_use *devices;
 	unsigned nsources;
 	char **sources;
 	uint64_t digest; /* of the settings files read, names and contents */
@@ -91,6 +103,8 @@ void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 void settings_drop_entry(struct hp_entry *e);
 void settings_drop_mount(struct hp_mount *m);
 
+/* Grow one of the arrays by one element; false (and s->failed) when memory is out. */
+bool settings_grow(struct hp_settings *s, void **arr, unsigned n, size_t size);
 /* Note a source read (sources.c), once. */
 void settings_add_source(struct hp_settings *s, const char *src);
 void settings_problem(struct hp_settings *s, const char *origin, const char *key,

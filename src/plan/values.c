@@ -32,7 +32,65 @@ int value_amount(const char *str, struct hp_amount *a)
 	return parse_bytes(str, &a->value);
 }
 
-/* One "SIZE:AMOUNT[@NODES]" entry; 'buf' is the entry's text, changed in place. */
+/* An interface name the kernel would take (dev_valid_name()), in the characters that
+ * names have in practice: none that the settings' grammar uses (',', ':', '@'). */
+static bool ifname_ok(const char *n)
+{
+	size_t len = strspn(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789-_.");
+
+	return len && len < HP_IFNAME_MAX && !n[len] && strcmp(n, ".") && strcmp(n, "..");
+}
+
+/* After the '@': a node list, or one device (pci:ADDR, net:IFNAME). */
+static int value_target(char *t, struct hp_entry *e, char *why, size_t wlen)
+{
+	bool pci = strncmp(t, "pci:", 4) == 0, net = strncmp(t, "net:", 4) == 0;
+	int rc;
+
+	if ((pci || net) ? strchr(t, ',') != NULL
+			 : strstr(t, "pci:") || strstr(t, "net:")) {
+		snprintf(
+		    why, wlen,
+		    "'%.40s': an entry names a node list or one device, not both nor "
+		    "two devices (write an entry for each)",
+		    t);
+		return -EINVAL;
+	}
+	if (pci) {
+		e->device = HP_DEVICE_PCI;
+		rc = parse_pci_addr(t + 4, e->device_name, sizeof(e->device_name));
+		if (rc)
+			snprintf(
+			    why, wlen,
+			    "PCI address '%.32s' is %s (expected pci:DDDD:BB:DD.F, as "
+			    "lspci -D writes it)",
+			    t + 4, rc == -ERANGE ? "out of range" : "malformed");
+		return rc ? -EINVAL : 0;
+	}
+	if (net) {
+		e->device = HP_DEVICE_NET;
+		if (!ifname_ok(t + 4)) {
+			snprintf(why, wlen,
+				 "interface name '%.32s' is malformed (1 to 15 letters, "
+				 "digits, '-', '_' or '.')",
+				 t + 4);
+			return -EINVAL;
+		}
+		snprintf(e->device_name, sizeof(e->device_name), "%s", t + 4);
+		return 0;
+	}
+	rc = parse_idlist(t, HP_MAX_NODES, &e->nodes);
+	if (rc || idset_count(&e->nodes) == 0) {
+		snprintf(why, wlen, "node list '%.32s' is %s", t,
+			 rc == -ERANGE ? "out of range" : "malformed");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One "SIZE:AMOUNT[@NODES]" or "SIZE:AMOUNT@DEVICE" entry; 'buf' is the entry's text,
+ * changed in place. */
 int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
 {
 	char *colon = strchr(buf, ':'), *at, *amount;
@@ -40,7 +98,7 @@ int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
 	int rc;
 
 	if (!colon) {
-		snprintf(why, wlen, "expected SIZE:AMOUNT[@NODES]");
+		snprintf(why, wlen, "expected SIZE:AMOUNT[@NODES] or SIZE:AMOUNT@DEVICE");
 		return -EINVAL;
 	}
 	*colon = '\0';
@@ -64,15 +122,7 @@ int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
 		return rc;
 	}
 	e->all_nodes = !at;
-	if (at) {
-		rc = parse_idlist(at + 1, HP_MAX_NODES, &e->nodes);
-		if (rc || idset_count(&e->nodes) == 0) {
-			snprintf(why, wlen, "node list '%.32s' is %s", at + 1,
-				 rc == -ERANGE ? "out of range" : "malformed");
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return at ? value_target(at + 1, e, why, wlen) : 0;
 }
 
 /* "SIZE:PATH[,owner=U][,group=G][,mode=OCTAL]" */

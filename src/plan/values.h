@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * values.h - the grammar of setting values: amounts ("512" pages, "64G" per node,
- * "50%" of each node), page entries ("SIZE:AMOUNT[@NODES]") and hugetlbfs mounts
+ * "50%" of each node), page entries ("SIZE:AMOUNT[@NODES]", "SIZE:AMOUNT@pci:ADDR",
+ * "SIZE:AMOUNT@net:IFNAME") and hugetlbfs mounts
  * ("SIZE:/PATH[,owner=U][,group=G][,mode=OCTAL]"), and their types.
  */
 #ifndef HUGEPAR_VALUES_H
@@ -24,14 +25,27 @@ struct hp_amount {
 	uint64_t value;
 };
 
-/* One "SIZE:AMOUNT[@NODES]" entry. Later entries override earlier ones per node and
- * size. */
+/* What an entry names after its '@', when it names a device rather than nodes. */
+enum hp_device_kind {
+	HP_DEVICE_NONE,
+	HP_DEVICE_PCI, /* pci:DDDD:BB:DD.F, a PCI function */
+	HP_DEVICE_NET, /* net:IFNAME, a network interface */
+};
+
+/* IFNAMSIZ of the kernel, its NUL included */
+#define HP_IFNAME_MAX 16
+
+/* One "SIZE:AMOUNT[@NODES]" or "SIZE:AMOUNT@DEVICE" entry. Later entries override
+ * earlier ones per node and size; a device's entry stands for the device's node, in
+ * its place (resolve.h). */
 struct hp_entry {
 	uint64_t size_kb;
 	struct hp_amount amount;
 	bool all_nodes;
-	struct hp_idset nodes;
-	char *text;   /* as written, for messages */
+	struct hp_idset nodes; /* for a device: its node, once resolved */
+	enum hp_device_kind device;
+	char device_name[24]; /* a PCI address as sysfs writes it, or an interface */
+	char *text;	      /* as written, for messages */
 	char *origin; /* file:line, a file of the initramfs, or "kernel command line" */
 	char *key;    /* "pages" or "rd.hugepar.pages", as written */
 };

@@ -280,7 +280,8 @@ UNIT_TEST(cmdline,
 	CHECK(S.nentries == 3 && strcmp(S.entries[1].text, "1G:2") == 0 &&
 	      S.entries[2].amount.value == 3);
 	CHECK(problem(0, "kernel command line", "rd.hugepar.pages",
-		      "rd.hugepar.threads=3", "expected SIZE:AMOUNT[@NODES]"));
+		      "rd.hugepar.threads=3",
+		      "expected SIZE:AMOUNT[@NODES] or SIZE:AMOUNT@DEVICE"));
 
 	/* the off switch is rd.hugepar=, not a key of its own */
 	settings_free(&S);

@@ -99,7 +99,7 @@ UNIT_TEST(entry, "a pages entry SIZE:AMOUNT[@NODES], and what is wrong named")
 
 	/* What is wrong is named, with the piece that is. */
 	CHECK(entry("2M", &e, why, sizeof(why)) == -EINVAL &&
-	      strcmp(why, "expected SIZE:AMOUNT[@NODES]") == 0);
+	      strcmp(why, "expected SIZE:AMOUNT[@NODES] or SIZE:AMOUNT@DEVICE") == 0);
 	CHECK(entry("x:1", &e, why, sizeof(why)) == -EINVAL &&
 	      strcmp(why, "page size 'x' is malformed") == 0);
 	CHECK(entry("1536:1", &e, why, sizeof(why)) == -EINVAL &&
@@ -142,6 +142,55 @@ UNIT_TEST(entry, "a pages entry SIZE:AMOUNT[@NODES], and what is wrong named")
 	      strcmp(why, "node list '0,1,2,3,4,5,6,7,8,9,10,11,12,13,' is malformed") ==
 		  0);
 	CHECK(entry("2M:x", &e, why, 8) == -EINVAL && strcmp(why, "amount ") == 0);
+}
+
+/* A device instead of nodes: one PCI function or one interface, written as sysfs
+ * names it; anything else is named. */
+UNIT_TEST(device, "A device instead of nodes: one PCI function or one interface, written as sysfs names it;...")
+{
+	struct hp_entry e;
+	char why[200];
+
+	CHECK(entry("2M:1G@pci:0000:3b:00.0", &e, why, sizeof(why)) == 0);
+	CHECK(e.device == HP_DEVICE_PCI && strcmp(e.device_name, "0000:3b:00.0") == 0 &&
+	      !e.all_nodes && idset_count(&e.nodes) == 0 &&
+	      e.amount.kind == HP_AMOUNT_BYTES && e.amount.value == GiB);
+	CHECK(entry("1G:4@pci:0000:AF:00.1", &e, why, sizeof(why)) == 0 &&
+	      strcmp(e.device_name, "0000:af:00.1") == 0);
+	CHECK(entry("2M:50%@net:eth0", &e, why, sizeof(why)) == 0);
+	CHECK(e.device == HP_DEVICE_NET && strcmp(e.device_name, "eth0") == 0 &&
+	      e.amount.kind == HP_AMOUNT_PERCENT);
+	CHECK(entry("2M:1@net:enp59s0f0np0.1", &e, why, sizeof(why)) == 0);
+	CHECK(entry("2M:1@net:a23456789012345", &e, why, sizeof(why)) == 0);
+	CHECK(entry("2M:1@0", &e, why, sizeof(why)) == 0 && e.device == HP_DEVICE_NONE);
+
+	CHECK(entry("2M:1@pci:0000:3b:00", &e, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "PCI address '0000:3b:00' is malformed (expected "
+			  "pci:DDDD:BB:DD.F, as lspci -D writes it)") == 0);
+	CHECK(entry("2M:1@pci:3b:00.0", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@pci:0000:3b:00.9", &e, why, sizeof(why)) == -EINVAL &&
+	      strstr(why, "'0000:3b:00.9' is out of range"));
+	CHECK(entry("2M:1@pci:", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@PCI:0000:3b:00.0", &e, why, sizeof(why)) == -EINVAL &&
+	      strstr(why, "node list"));
+	CHECK(entry("2M:1@0,pci:0000:3b:00.0", &e, why, sizeof(why)) == -EINVAL &&
+	      strstr(why, "an entry names a node list or one device, not both"));
+	CHECK(entry("2M:1@pci:0000:3b:00.0,1", &e, why, sizeof(why)) == -EINVAL &&
+	      strstr(why, "not both nor two devices"));
+	CHECK(entry("2M:1@pci:0000:3b:00.0,pci:0000:3b:00.1", &e, why, sizeof(why)) ==
+		  -EINVAL &&
+	      strstr(why, "write an entry for each"));
+	CHECK(entry("2M:1@net:eth0,net:eth1", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@net:", &e, why, sizeof(why)) == -EINVAL &&
+	      strcmp(why, "interface name '' is malformed (1 to 15 letters, digits, "
+			  "'-', '_' or '.')") == 0);
+	CHECK(entry("2M:1@net:a234567890123456", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@net:eth0:1", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@net:..", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@net:.", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@net:../../x", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@net:eth\xc3\xa9", &e, why, sizeof(why)) == -EINVAL);
+	CHECK(entry("2M:1@net:eth 0", &e, why, sizeof(why)) == -EINVAL);
 }
 
 /* value_mount() on a copy of text; m is dropped by the caller. */
@@ -210,8 +259,7 @@ static void format(enum hp_amount_kind kind, uint64_t value, char *buf, size_t l
 	amount_format(&a, buf, len);
 }
 
-UNIT_TEST(format,
-	  "amounts written back as counts, sizes and shares, never past the buffer")
+UNIT_TEST(format, "amounts written back as counts, sizes and shares, never past the buffer")
 {
 	char buf[32];
 
