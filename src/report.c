@@ -82,6 +82,24 @@ static void plan_text_machine(FILE *f, const struct hp_settings *s,
 	}
 }
 
+/* The devices entries name, and the node each stands for. */
+static void plan_text_devices(FILE *f, const struct hp_settings *s)
+{
+	if (!s->ndevices)
+		return;
+	fprintf(f, "\n%-20s %-16s %-6s %s\n", "DEVICE", "PCI", "NODE", "ENTRY");
+	for (unsigned i = 0; i < s->ndevices; i++) {
+		const struct hp_device_use *u = &s->devices[i];
+		char node[16] = "-";
+
+		if (u->node >= 0)
+			snprintf(node, sizeof(node), "%d", u->node);
+		fprintf(f, "%-20s %-16s %-6s %s (%s)%s\n", u->name,
+			u->pci[0] ? u->pci : "-", node, u->entry, u->origin,
+			u->node >= 0 ? "" : ": skipped, see the problems");
+	}
+}
+
 /* The plan: one line per node and size with something to do, the mounts, the
  * problems. */
 static void plan_text_cells(FILE *f, const struct hp_settings *s,
@@ -134,7 +152,30 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 		      const struct hp_plan *p)
 {
 	plan_text_machine(f, s, t, p);
+	plan_text_devices(f, s);
 	plan_text_cells(f, s, t, p);
+}
+
+/* What was read for each device an entry names. */
+static void devices_json(struct json_out *j, const struct hp_settings *s)
+{
+	json_open(j, "devices", '[');
+	for (unsigned i = 0; i < s->ndevices; i++) {
+		const struct hp_device_use *u = &s->devices[i];
+
+		json_open(j, NULL, '{');
+		json_str(j, "device", u->name);
+		json_str(j, "entry", u->entry);
+		json_str(j, "origin", u->origin);
+		json_str(j, "pci", u->pci);
+		if (u->node >= 0)
+			json_u64(j, "node", (uint64_t)u->node);
+		else
+			json_null(j, "node");
+		json_str(j, "problem", u->problem);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
 }
 
 void report_settings_json(struct json_out *j, const struct hp_settings *s)
@@ -175,6 +216,7 @@ void report_settings_json(struct json_out *j, const struct hp_settings *s)
 		json_close(j, '}');
 	}
 	json_close(j, ']');
+	devices_json(j, s);
 	json_open(j, "sources", '[');
 	for (unsigned i = 0; i < s->nsources; i++)
 		json_str(j, NULL, s->sources[i]);

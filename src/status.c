@@ -98,6 +98,25 @@ static void show_nodes(FILE *f, const struct json_val *arr)
 	}
 }
 
+/* The devices the entries named, and the node each stood for (an older record has
+ * none to show). */
+static void show_devices(FILE *f, const struct json_val *devs)
+{
+	if (!devs || !devs->n)
+		return;
+	fprintf(f, "\nDevices in the settings:\n");
+	for (unsigned i = 0; i < devs->n; i++) {
+		const struct json_val *d = &devs->kids[i], *nd = json_get(d, "node");
+
+		if (nd && nd->type == JSON_NUM)
+			fprintf(f, "  %s: node %llu (%s)\n", json_get_str(d, "device"),
+				(unsigned long long)nd->num, json_get_str(d, "entry"));
+		else
+			fprintf(f, "  %s: no node, skipped (%s)\n", json_get_str(d, "device"),
+				json_get_str(d, "entry"));
+	}
+}
+
 static void show_notes(FILE *f, const struct json_val *v)
 {
 	const struct json_val *rec = json_get(v, "recovered");
@@ -106,6 +125,7 @@ static void show_notes(FILE *f, const struct json_val *v)
 	for (unsigned i = 0; rec && i < rec->n; i++)
 		fprintf(f, "left by an earlier run: %s\n",
 			json_get_str(&rec->kids[i], "note"));
+	show_devices(f, json_get(json_get(v, "settings"), "devices"));
 	if (probs && probs->n) {
 		fprintf(f, "\nProblems in the settings:\n");
 		for (unsigned i = 0; i < probs->n; i++) {

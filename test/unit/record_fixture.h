@@ -263,7 +263,7 @@ static int bool_is(const struct json_val *v, const char *key, bool want)
 	"timed_out interrupted hugetlb workers settings recovered sizes nodes"
 #define SETTINGS_KEYS                                                                    \
 	"enabled mode reserve threads timeout_ms granularity on_short textfile mounts "  \
-	"pages sources config digest problems"
+	"pages devices sources config digest problems"
 #define SIZE_KEYS                                                                        \
 	"size kb worked method method_note error workers ms start_ms overcommit_before " \
 	"overcommit_after surplus_before surplus_after chunks chunks_refused trimmed "   \
