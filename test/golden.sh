@@ -11,6 +11,7 @@
 # is a case without a description, which tcase refuses.
 declare -A ABOUT=(
 	[2n-144cpu]="two-socket Skylake, 144 CPUs interleaved as the kernel numbers them"
+	[2n-devices]="two sockets with a NIC and an NVMe drive on node 1: pages named by device"
 	[2n-192cpu]="two-socket Cascade Lake, 192 CPUs, a 2M pool already there"
 	[32n-256cpu]="32 sub-NUMA nodes of 8 CPUs and 32 GiB"
 	[8n-12tb]="eight sockets, 12 TiB, 1G and 2M pools"

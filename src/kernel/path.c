@@ -2,14 +2,14 @@
 /* path.c - every sysfs and procfs access, through one root prefix (--sysroot). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <limits.h>
-#include <stdlib.h>
 
 #include "idset.h"
 #include "kinfo.h"
