@@ -752,6 +752,10 @@ for k in $KERNELS; do
 	tcase "$k-1g2m" "Linux $k: 1G and 2M pages at once on two nodes, each size by its own path" giga_case "$k"
 	tcase "$k-four" "Linux $k: four nodes, one without CPUs and a 1G page on it" four_case "$k"
 	tcase "$k-itools" "Linux $k, initramfs-tools: the record moved with /run, then verify, mounts, textfile" itools_case "$k"
+	declare_path "$k" device-nosystemd "Linux $k, dracut: pages on a NIC's node (node 1), named by its PCI address" \
+		device_case "$k" nosystemd
+	declare_path "$k" device-itools "Linux $k, initramfs-tools: pages on a NIC's node (node 1), named by its PCI address" \
+		device_case "$k" itools
 	declare_path "$k" systemd "Linux $k, dracut with systemd: pools per node" \
 		pools_case "$k" "$k-systemd" systemd "rd.hugepar.pages=2M:24@0,2M:16@1 $RES" 24 16
 	declare_path "$k" off-systemd "Linux $k, dracut with systemd: rd.hugepar=off" off_case "$k" systemd off
