@@ -19,7 +19,7 @@ static const char *const devices[] = {"sizes 2048",
 static struct fixture fx;
 
 /* A PCI function's numa_node: a node, none (-1), or not a number. */
-UNIT_TEST(pci, "A PCI function's numa_node: a node, none (-1), or not a number")
+UNIT_TEST(pci, "a PCI function's numa_node: a node, none (-1), or not a number")
 {
 	int node = 7;
 
@@ -34,9 +34,7 @@ UNIT_TEST(pci, "A PCI function's numa_node: a node, none (-1), or not a number")
 	fixture_remove(&fx);
 }
 
-/* The PCI function under an interface: itself, the one above a virtio device, none
- * for a bridge or a device off PCI. */
-UNIT_TEST(net, "the PCI function under an interface: itself, the one above a virtio device, none for a bridge or...")
+UNIT_TEST(net, "the PCI function under an interface: itself, the one above virtio, none for a bridge")
 {
 	char addr[32] = "", p[256];
 
@@ -60,7 +58,7 @@ UNIT_TEST(net, "the PCI function under an interface: itself, the one above a vir
 }
 
 /* A kernel without NUMA shows no numa_node at all. */
-UNIT_TEST(nonuma, "A kernel without NUMA shows no numa_node at all")
+UNIT_TEST(nonuma, "a kernel without NUMA shows no numa_node at all")
 {
 	static const char *const nonuma[] = {"nonuma", "sizes 2048",
 					     "node 0 cpus 0-1 mem 4G free 3G",

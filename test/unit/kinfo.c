@@ -108,7 +108,7 @@ UNIT_TEST(buddyinfo, "the page orders in /proc/buddyinfo's first line, or none i
 }
 
 /* A capture kernel's command line: the word elfcorehdr=, a kernel parameter. */
-UNIT_TEST(capture, "A capture kernel's command line: the word elfcorehdr=, a kernel parameter")
+UNIT_TEST(capture, "a capture kernel's command line: the word elfcorehdr=, a kernel parameter")
 {
 	CHECK(
 	    kinfo_capture_cmdline("BOOT_IMAGE=/vmlinuz elfcorehdr=0x7d000000 nr_cpus=1"));

@@ -283,9 +283,7 @@ static int pci_rc(const char *str)
 	return parse_pci_addr(str, buf, sizeof(buf));
 }
 
-/* PCI addresses: the whole of DDDD:BB:DD.F and nothing else; a domain of more than
- * four digits (Intel VMD's 10000), either case. */
-UNIT_TEST(pci, "PCI addresses: the whole of DDDD:BB:DD.F and nothing else; a domain of more than four digits...")
+UNIT_TEST(pci, "PCI addresses: all of DDDD:BB:DD.F and nothing else; a 5-digit domain (VMD); either case")
 {
 	char buf[32];
 

@@ -40,9 +40,7 @@ static uint64_t req(unsigned node, unsigned size)
 	return c->requested_set ? c->requested : UINT64_MAX;
 }
 
-/* A device's entry lands on its node, and stands there in its place: the later of a
- * node's entry and a device's wins; two devices on one node do not add up. */
-UNIT_TEST(node, "A device's entry lands on its node, and stands there in its place: the later of a node's entry...")
+UNIT_TEST(node, "a device's entry lands on its node: the later of a node's and a device's wins, no sum")
 {
 	CHECK(fixture_make(&fx, devices) == 0);
 	CHECK(plan_pages("2M:100 2M:300@pci:0000:3b:00.0") == 0);
@@ -84,7 +82,7 @@ UNIT_TEST(amounts, "shares are of the device's node, floors are its floor")
 }
 
 /* A device without a node is a named problem, its entry skipped, the rest kept. */
-UNIT_TEST(problems, "A device without a node is a named problem, its entry skipped, the rest kept")
+UNIT_TEST(problems, "a device without a node is a named problem, its entry skipped, the rest kept")
 {
 	static const struct {
 		const char *entry, *message;
@@ -138,7 +136,7 @@ UNIT_TEST(one_node, "one node whose devices have none, and a kernel without NUMA
 	fixture_remove(&fx);
 }
 
-UNIT_TEST(nonuma, "TODO nonuma")
+UNIT_TEST(nonuma, "a kernel without NUMA: the device shows no numa_node, a named problem")
 {
 	static const char *const nonuma[] = {"nonuma", "sizes 2048",
 					     "node 0 cpus 0-1 mem 4G free 3G",

@@ -78,7 +78,7 @@ UNIT_TEST(garbage, "garbage, fields out of order, a missing pid or a sign: each 
 }
 
 /* A value of 20 digits past 2^64 - 1 is out of range, not the largest value. */
-UNIT_TEST(overflow, "A value of 20 digits past 2^64 - 1 is out of range, not the largest value")
+UNIT_TEST(overflow, "a value of 20 digits past 2^64 - 1 is out of range, not the largest value")
 {
 	hostile_fixture();
 	put(NOTE, "before 99999999999999999999\nraised 300\npid 1\n");

@@ -76,9 +76,7 @@ UNIT_TEST(settings, "pages entries, commas, bad entries, the off switch, odd val
 	      s->timeout_ms == HP_DEFAULT_TIMEOUT);
 }
 
-/* A PCI address has colons: after a comma, "pci:" and "net:" go on the entry, and a
- * SIZE starts the next one. */
-UNIT_TEST(devices, "A PCI address has colons: after a comma, 'pci:' and 'net:' go on the entry, and a SIZE starts...")
+UNIT_TEST(devices, "a PCI address's colons: after a comma 'pci:' and 'net:' stay on the entry, a SIZE starts one")
 {
 	struct hp_settings *s = &S;
 

@@ -144,9 +144,7 @@ UNIT_TEST(entry, "a pages entry SIZE:AMOUNT[@NODES], and what is wrong named")
 	CHECK(entry("2M:x", &e, why, 8) == -EINVAL && strcmp(why, "amount ") == 0);
 }
 
-/* A device instead of nodes: one PCI function or one interface, written as sysfs
- * names it; anything else is named. */
-UNIT_TEST(device, "A device instead of nodes: one PCI function or one interface, written as sysfs names it;...")
+UNIT_TEST(device, "a device instead of nodes: one PCI function or one interface as sysfs names it")
 {
 	struct hp_entry e;
 	char why[200];
