@@ -247,6 +247,7 @@ install: $(BIN)
 	for f in $(MANS); do n=$$(basename $$f); \
 		install -D -m 0644 $$f $(DESTDIR)$(MANDIR)/man$${n##*.}/$$n; done
 	install -D -m 0644 systemd/hugepar-verify.service $(DESTDIR)$(UNITDIR)/hugepar-verify.service
+	install -D -m 0644 systemd/hugepar-initramfs.service $(DESTDIR)$(UNITDIR)/hugepar-initramfs.service
 	install -d $(DESTDIR)$(DOCDIR)/examples
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	install -m 0644 systemd/examples/*.conf $(DESTDIR)$(DOCDIR)/examples/
@@ -254,7 +255,8 @@ install: $(BIN)
 
 # Everything install put there but your settings (/etc/hugepar.conf and its .d).
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/hugepar $(DESTDIR)$(UNITDIR)/hugepar-verify.service
+	rm -f $(DESTDIR)$(SBINDIR)/hugepar $(DESTDIR)$(UNITDIR)/hugepar-verify.service \
+		$(DESTDIR)$(UNITDIR)/hugepar-initramfs.service
 	rm -f $(DESTDIR)$(DRACUTCONFDIR)/50-hugepar.conf
 	rm -rf $(DESTDIR)$(MODULEDIR) $(addprefix $(DESTDIR),$(OLDMODULEDIRS)) $(DESTDIR)$(DOCDIR)
 	for f in $(ITOOLS); do rm -f $(DESTDIR)$(INITRAMFSDIR)/$$f; done

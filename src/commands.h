@@ -13,6 +13,10 @@
 #include "settings.h"
 #include "topology.h"
 
+/* In the record directory, after `apply --if-changed` took settings files that the
+ * initramfs's run had not: hugepar-initramfs.service builds the initramfs again. */
+#define HP_STALE_MARK "initramfs-stale"
+
 /* Exit codes (hugepar(8)). */
 enum {
 	EXIT_OK = 0,
@@ -33,6 +37,7 @@ struct ctx {
 	const char *record_dir;
 	enum hp_format format;
 	bool check;
+	bool if_changed; /* apply --if-changed */
 	bool from_record;
 	bool simulate;
 	enum hp_method method;

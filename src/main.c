@@ -43,6 +43,8 @@ static void __attribute__((noreturn)) usage(int rc)
 	    " -J, --json              plan, status: print JSON (--format=json)\n"
 	    " -f, --format FORMAT     status: text, json or prometheus\n"
 	    "     --check             status: compare the pools now with the record\n"
+	    "     --if-changed        apply: only if the settings files are not those\n"
+	    "                            the record's run read (the booted system)\n"
 	    "     --from WHAT         cmdline: plan (default) or record\n"
 	    " -h, --help              display this help\n"
 	    " -V, --version           display version\n"
@@ -63,6 +65,7 @@ static const struct option opts[] = {
     {"json", no_argument, NULL, 'J'},
     {"format", required_argument, NULL, 'f'},
     {"check", no_argument, NULL, 'C'},
+    {"if-changed", no_argument, NULL, 'I'},
     {"from", required_argument, NULL, 'F'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -125,6 +128,9 @@ static int take_option(struct ctx *c, int opt, const char *arg)
 		break;
 	case 'C':
 		c->check = true;
+		break;
+	case 'I':
+		c->if_changed = true;
 		break;
 	case 'F':
 		if (strcmp(arg, "plan") && strcmp(arg, "record")) {

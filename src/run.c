@@ -11,9 +11,11 @@
 #include "commands.h"
 #include "engine.h"
 #include "fault.h"
+#include "file.h"
 #include "kinfo.h"
 #include "macros.h"
 #include "notify.h"
+#include "parse.h"
 #include "path.h"
 #include "report.h"
 #include "resolve.h"
@@ -225,10 +227,44 @@ static int apply(struct ctx *c, uint64_t deadline, uint64_t boot_deadline)
 	return rc;
 }
 
+/* --if-changed: whether the settings files differ from those the record's run read,
+ * or there is no record to say (hugepar was not in the initramfs). Files written
+ * after the initramfs was built, cloud-init's user data above all, are then taken
+ * on the booted system. */
+static bool settings_changed(const struct ctx *c, char *now, size_t len)
+{
+	struct hp_record r;
+	bool changed;
+
+	settings_digest(&c->settings, now, len);
+	if (record_load(c->record_dir, &r))
+		return true;
+	changed = strcmp(json_get_str(json_get(&r.v, "settings"), "digest"), now) != 0;
+	record_unload(&r);
+	return changed;
+}
+
+/* After a run that took settings the initramfs has not: HP_STALE_MARK in the record
+ * directory, their digest in it, for hugepar-initramfs.service to build it again. */
+static void mark_initramfs_stale(const struct ctx *c, const char *digest)
+{
+	char p[4096], tmp[4200], text[80];
+	int n = snprintf(text, sizeof(text), "%s\n", digest), rc;
+
+	if (xsnprintf(p, sizeof(p), "%s/%s", c->record_dir, HP_STALE_MARK) ||
+	    xsnprintf(tmp, sizeof(tmp), "%s/.%s.new", c->record_dir, HP_STALE_MARK))
+		rc = -ENAMETOOLONG;
+	else
+		rc = replace_file(p, tmp, text, (size_t)n);
+	if (rc)
+		fprintf(stderr, "hugepar: cannot write %s: %s\n", p, strerror(-rc));
+}
+
 int cmd_apply(struct ctx *c)
 {
 	uint64_t start = clock_now_ms(), boot = boottime_ms();
 	int rc = state_dir_check(c->record_dir, true);
+	char digest[64];
 
 	if (rc) {
 		fprintf(stderr, "hugepar: the record directory %s: %s\n", c->record_dir,
@@ -242,11 +278,23 @@ int cmd_apply(struct ctx *c)
 		c->method = HP_METHOD_PARALLEL;
 	if (load_settings(c)) {
 		rc = EXIT_FAIL;
+	} else if (c->if_changed && !settings_changed(c, digest, sizeof(digest))) {
+		printf("hugepar: the settings files are those the last run read (%s): "
+		       "nothing to do\n",
+		       digest);
+		rc = EXIT_OK;
 	} else {
 		/* systemd: the unit's start timeout is hugepar's own deadline */
 		notify_extend_timeout(c->settings.timeout_ms + HP_WAIT_GRACE_MS);
+		if (c->if_changed)
+			record_log(LOG_NOTICE,
+				   "the settings files are not those the initramfs "
+				   "read (%s): applying them now",
+				   digest);
 		rc = apply(c, start + c->settings.timeout_ms,
 			   boot + c->settings.timeout_ms);
+		if (c->if_changed)
+			mark_initramfs_stale(c, digest);
 	}
 	notify_ready(rc);
 	return rc;

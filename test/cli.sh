@@ -11,6 +11,7 @@ tcase config "a settings file of good and bad lines: each problem named, the goo
 tcase confd "conf.d in name order, then the command line: the later wins"
 tcase nothing "plan with nothing configured says so, and what it read"
 tcase stale "status warns when the settings files changed since the run"
+tcase if-changed "apply --if-changed: only when the files are not the record's; then the stale mark"
 tcase cmdline "the kernel command line from a record and from a plan"
 tcase prometheus "status --format=prometheus parses, with the run's and cells' values"
 tcase check "status --check: exit 0 as recorded, 65 when pages were lost since"
@@ -160,6 +161,44 @@ t_stale() {
 	rm -rf "$S.d" && echo "pages = 2M:20" >"$S"
 	"$HP" status -d "$OUT/cli-stale" --json >/dev/null 2>"$OUT/cli-stale.err"
 	check "a changed file: warns (also with --json)" grep -qF "build it again (update-initramfs -u, or dracut -f)" "$OUT/cli-stale.err"
+}
+
+# apply --if-changed on the booted system, as hugepar-verify.service runs it: the
+# initramfs's run read S; a drop-in written since (cloud-init's user data) is taken
+# then, and marked for a new initramfs; unchanged files, nothing
+t_if_changed() {
+	local fx=$OUT/cli-ifc R2=$OUT/cli-ifc.rec S=$OUT/cli-ifc.conf rc
+	printf '%s\n' "sizes 2048" "node 0 cpus 0-1 mem 8G free 7G" "node 1 cpus 2-3 mem 8G free 7G" >"$fx.desc"
+	rm -rf "$R2" "$S.d" && mkdir -p "$R2" && "$TOP/test/mkfixture.sh" "$fx.desc" "$fx" || return
+	ifc() { "$HPT" --sysroot "$fx" --simulate apply --config "$S" -d "$R2" --cmdline "" "$@"; }
+	echo "pages = 2M:10" >"$S"
+	ifc >/dev/null 2>&1
+	cp "$R2/status.json" "$OUT/cli-ifc.first"
+	ifc --if-changed >"$OUT/cli-ifc.out" 2>&1
+	expect_eq "the same files: exit 0" $? 0
+	check "the same files: nothing to do, said" grep -q "are those the last run read (fnv1a64:[0-9a-f]*): nothing to do" "$OUT/cli-ifc.out"
+	check "the same files: the record untouched" cmp -s "$R2/status.json" "$OUT/cli-ifc.first"
+	check "the same files: no stale mark" test ! -e "$R2/initramfs-stale"
+	mkdir -p "$S.d" && echo "pages = 2M:30" >"$S.d/90-user-data.conf"
+	ifc --if-changed >"$OUT/cli-ifc.out" 2>&1
+	expect_eq "a drop-in added: applied, exit 0" $? 0
+	expect_eq "a drop-in added: its pools" "$(cat "$fx"/sys/devices/system/node/node[01]/hugepages/hugepages-2048kB/nr_hugepages | paste -sd' ')" "30 30"
+	check "a drop-in added: said" grep -q "are not those the initramfs read (fnv1a64:[0-9a-f]*): applying them now" "$OUT/cli-ifc.out"
+	expect_eq "a drop-in added: the record names where the entry came from" \
+		"$(jq -r '.settings.pages[-1] | .entry + " " + .origin' "$R2/status.json")" "2M:30 $S.d/90-user-data.conf:1"
+	expect_eq "a drop-in added: the stale mark holds the record's digest" \
+		"$(cat "$R2/initramfs-stale" 2>&1)" "$(jq -r .settings.digest "$R2/status.json")"
+	rm -f "$R2/initramfs-stale"
+	ifc --if-changed >"$OUT/cli-ifc.out" 2>&1
+	check "then the same again: nothing to do" grep -q "nothing to do" "$OUT/cli-ifc.out"
+	check "then the same again: no stale mark" test ! -e "$R2/initramfs-stale"
+	rm -rf "$R2" && mkdir -p "$R2"
+	ifc --if-changed >"$OUT/cli-ifc.out" 2>&1
+	rc=$?
+	expect_eq "no record (not in the initramfs): applied" "$rc $(jq -r .status "$R2/status.json")" "0 ok"
+	check "no record: the stale mark" test -s "$R2/initramfs-stale"
+	"$HPT" --sysroot "$fx" --simulate apply --config "$S" -d "$R2" --cmdline "" --if-changed --method=fast >/dev/null 2>&1
+	expect_eq "--if-changed with a bad option: exit 2" $? 2
 }
 
 # --- after the boot: the kernel command line, Prometheus, --check, verify ---------

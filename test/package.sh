@@ -58,8 +58,10 @@ t_build() {
 	check "the .deb is there: $(basename "$DEB")" test -f "$DEB"
 	expect_eq "Built-Using names musl and numactl" "$(dpkg-deb -f "$DEB" Built-Using)" \
 		"musl (= $(dpkg-query -W -f='${Version}' musl-dev)), numactl (= $(cat "$TOP/build/src/numactl/debian-version"))"
-	check "the postinst enables hugepar-verify.service (found in $UNITDIR)" sh -c \
-		"dpkg-deb --ctrl-tarfile '$DEB' | tar -xO ./postinst | grep -q 'deb-systemd-helper.*hugepar-verify.service'"
+	for u in hugepar-verify hugepar-initramfs; do
+		check "the postinst enables $u.service (found in $UNITDIR)" sh -c \
+			"dpkg-deb --ctrl-tarfile '$DEB' | tar -xO ./postinst | grep -q 'deb-systemd-helper.*$u.service'"
+	done
 	check "the update-initramfs trigger" sh -c "dpkg-deb --ctrl-tarfile '$DEB' | tar -xO ./triggers | grep -q 'activate-noawait update-initramfs'"
 	expect_eq "conffiles" "$(dpkg-deb --ctrl-tarfile "$DEB" | tar -xO ./conffiles)" /etc/hugepar.conf
 	for f in /usr/sbin/hugepar /etc/hugepar.conf /etc/hugepar.conf.d/ \
@@ -71,6 +73,7 @@ t_build() {
 		/usr/share/man/man7/hugepar-initramfs-tools.7.gz /usr/share/doc/hugepar/record.md \
 		/usr/share/doc/hugepar/threads.md /usr/share/doc/hugepar/services.md \
 		/usr/share/doc/hugepar/examples/kubelet.conf "$UNITDIR/hugepar-verify.service" \
+		"$UNITDIR/hugepar-initramfs.service" \
 		/usr/share/doc/hugepar/copyright; do
 		check "in the package: $f" grep -qxF "$f" "$P/files"
 	done
@@ -117,6 +120,7 @@ t_install() {
 	check "man page" test -f /usr/share/man/man8/hugepar.8.gz
 	if [ -d /run/systemd/system ]; then
 		check "hugepar-verify.service enabled" systemctl -q is-enabled hugepar-verify.service
+		check "hugepar-initramfs.service enabled" systemctl -q is-enabled hugepar-initramfs.service
 	fi
 	if mkinitramfs -o "$P/initrd-itools.img" "$KVER" >"$P/mkinitramfs.log" 2>&1; then
 		lsinitramfs "$P/initrd-itools.img" >"$P/itools.list"

@@ -92,6 +92,9 @@ t_install() {
 		"$dracutdir/$DRACUT_MODULE/module-setup.sh"; do
 		check "make install: $f" test -e "$OUT/install/${f#/}"
 	done
+	for f in hugepar-verify.service hugepar-initramfs.service; do
+		check "make install: the unit $f" sh -c "find '$OUT/install' -name $f | grep -q ."
+	done
 	check "binary is static" sh -c "file -L hugepar | grep -q 'statically linked'"
 	make --no-print-directory -s uninstall DESTDIR="$OUT/install" PREFIX=/usr >>"$OUT/install.log" 2>&1
 	expect_eq "make uninstall: only the settings are left" \
