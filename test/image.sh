@@ -4,8 +4,9 @@
 # installed with apt, shares, a floor, a mount, on_short), each booted unchanged by
 # UEFI firmware on emulated machine shapes, under systemd as PID 1. make check boots
 # Debian 13 of both flavours (initramfs-tools and dracut), Debian unstable with its
-# default generator (dracut-ng), a second boot, and the failure paths on Debian 13's
-# initramfs-tools; make check-all the other shapes, Debian 12 (initramfs-tools), the
+# default generator (dracut-ng), a second boot, cloud-init's user data on a first
+# and a second boot, and the failure paths on Debian 13's initramfs-tools; make
+# check-all the other shapes, Debian 12 (initramfs-tools), the
 # failure paths on dracut and Debian 13 for arm64 (initramfs-tools, the package
 # cross-built), under TCG. The images of a release share one base root (image/build.sh
 # --base). The test images carry a stand-in consumer unit (ordered by the package's
@@ -72,6 +73,13 @@ make_tree() {
 	: >"$tree-kdump/etc/hugepar-test/crash"
 	cp "$TOP/test/image/kdump/hugepar-test.conf" "$tree-kdump/etc/systemd/system/kdump-tools-dump.service.d/"
 	install -m 0755 "$TOP/test/image/kdump/capture-record.sh" "$tree-kdump/usr/local/sbin/hugepar-capture-record"
+	# the cloud image's: cloud-init as Debian ships it, told to leave the network
+	# alone (the emulated NIC has nothing to say) and to look for a seed disk only
+	rm -rf "$tree-cloud"
+	cp -a "$tree" "$tree-cloud"
+	mkdir -p "$tree-cloud/etc/cloud/cloud.cfg.d"
+	printf '%s\n' "datasource_list: [NoCloud, None]" "network: {config: disabled}" \
+		>"$tree-cloud/etc/cloud/cloud.cfg.d/90-hugepar-test.cfg"
 	{
 		cat "$TOP/image/hugepar.conf"
 		echo "reserve = 512Q"
@@ -123,6 +131,8 @@ image() {
 	broken) once "image-$1" build broken initramfs-tools "$I/broken.conf" ;;
 	broken-dracut) once "image-$1" build broken-dracut dracut "$I/broken.conf" ;;
 	arm64) once "image-$1" arm64_image ;;
+	cloud) once "image-$1" build cloud initramfs-tools "$TOP/image/hugepar.conf" trixie amd64 \
+		--tree "$I/tree-cloud" --include cloud-init ;;
 	kdump) once "image-$1" build kdump initramfs-tools "$TOP/image/hugepar.conf" trixie amd64 \
 		--tree "$I/tree-kdump" --include kdump-tools --append crashkernel=384M ;;
 	*) once "image-$1" build "$1" "$1" ;;
@@ -193,14 +203,16 @@ stopped() {
 	fi
 }
 
-# run_qemu NAME IMAGE SHAPE: boot IMAGE on SHAPE, on a copy-on-write overlay of its own
+# run_qemu NAME IMAGE SHAPE: boot IMAGE on SHAPE (with the QEMU options in the array
+# EXTRA, a case's own disks), on a copy-on-write overlay of its own
 # (IMAGE-SHAPE.qcow2, kept: a second boot of the same machine boots what the first
 # left), by the UEFI firmware of its architecture (the arm64 image: QEMU's virt
 # machine, with the time that slower emulation takes), with an empty report disk
 # ($I/NAME.report), until the guest powers off or reboots. RC is QEMU's status,
-# PANIC the panic that stopped it.
+# PANIC the panic that stopped it. LIMIT: the seconds it may take (600; twice that on
+# arm64).
 run_qemu() {
-	local name=$1 img=$I/$2.img limit=600 machine try qemu
+	local name=$1 img=$I/$2.img limit=${LIMIT:-600} machine try qemu
 	qemu_numa "${SHAPE[$3]}"
 	rm -rf "${I:?}/$name"
 	mkdir -p "$I/$name"
@@ -212,7 +224,7 @@ run_qemu() {
 	arm64)
 		# shellcheck disable=SC2054 # (QEMU's own commas)
 		machine=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on -bios "$FIRMWARE_ARM64")
-		limit=1200
+		limit=$((limit * 2))
 		;;
 	*) machine=(qemu-system-x86_64 -machine q35 -cpu max -bios "$FIRMWARE") ;;
 	esac
@@ -229,7 +241,7 @@ run_qemu() {
 		timeout "$limit" "${machine[@]}" -smp "$NUMA_CPUS" -m "${NUMA_MEM}M" "${NUMA_ARGS[@]}" \
 			-drive "file=$I/$2-$3.qcow2,format=qcow2,if=virtio" \
 			-drive "file=$I/$name.report,format=raw,if=none,id=report" \
-			-device virtio-blk-pci,drive=report,serial=hpreport \
+			-device virtio-blk-pci,drive=report,serial=hpreport "${EXTRA[@]}" \
 			-display none -monitor none -serial "file:$I/$name.log" -no-reboot >/dev/null 2>&1 &
 		qemu=$!
 		PANIC=""
@@ -252,11 +264,13 @@ run_qemu() {
 	done
 }
 
+EXTRA=()
+
 # prop CASE UNIT KEY: a property of a unit, as the guest's systemctl showed it
 prop() { sed -n "s/^$3=//p" "$I/$1/$2.unit"; }
 nodes() { tr '\n' ' ' <"$I/$1/$2" | sed 's/ $//'; }
 
-# planned CASE SETTINGS: each node's 2M target ("ID COUNT" a line) as `hugepar plan
+# planned CASE SETTINGS [DROPIN]: each node's 2M target ("ID COUNT" a line) as `hugepar plan
 # --sysroot` gives it for a capture of the booted machine: its CPUs, memory, memory
 # blocks and kernel as the guest showed them, each node's free memory and pools as
 # they were before the boot's run (the record's mem_free and before), since the run
@@ -266,6 +280,7 @@ planned() {
 	mkdir -p "$conf/hugepar.conf.d"
 	cp "$TOP/config/hugepar.conf" "$conf/hugepar.conf"
 	cp "$2" "$conf/hugepar.conf.d/50-image.conf"
+	[ -z "${3:-}" ] || cp "$3" "$conf/hugepar.conf.d/90-user-data.conf"
 	# "NODE FREE_KB POOL_2M POOL_1G" a line from the record, then the capture
 	# rewritten with them (arm64's other sizes, which the record has not, as the
 	# capture has them)
@@ -346,16 +361,77 @@ broken_case() {
 	expect_eq "the rest applied: 40% of each node" "$(nodes "$name" pools)" "$TWO_POOLS"
 }
 
-# stale_case: settings changed in the image after it was built, without a new
-# initramfs: the booted machine reports them stale, and the boot used the
-# initramfs's
+# stale_case: settings changed in the image after its initramfs was built: the
+# booted system takes them (apply --if-changed; pools raised, never shrunk, and 30%
+# is less than the initramfs's 40% reserved), and builds the initramfs again
 stale_case() {
 	local name=stale-two c=$I/stale-two
 	boot "$name" stale two || return
 	expect_eq "multi-user.target reached" "$(cat "$c/target")" active
-	check "hugepar status says the settings changed since the boot read them" \
-		grep -q 'has changed since this run read it' "$c/status.txt"
-	expect_eq "the boot used the initramfs's settings" "$(nodes "$name" pools)" "$TWO_POOLS"
+	check "the journal: the changed settings taken on the booted system" \
+		grep -q 'not those the initramfs read.*applying them now' "$c/journal"
+	expect_eq "the record: the changed entry" "$(jq -r '.settings.pages[-1].entry' "$c/status.json")" "2M:30%"
+	expect_eq "nothing shrunk: the initramfs's pools" "$(nodes "$name" pools)" "$TWO_POOLS"
+	expect_eq "the initramfs built again" "$(prop "$name" hugepar-initramfs Result)" success
+	expect_eq "hugepar status: nothing stale now" "$(grep -c 'has changed since this run read it' "$c/status.txt")" 0
+}
+
+# seed: the NoCloud seed disk ($I/seed.img): a FAT file system labelled CIDATA with
+# test/image/user-data and a meta-data naming the instance
+seed() {
+	rm -f "$I/seed.img"
+	printf '%s\n' "instance-id: hugepar-test" "local-hostname: debian" >"$I/meta-data"
+	mkfs.vfat -C -n CIDATA "$I/seed.img" 2048 >"$I/seed.log" 2>&1 &&
+		mcopy -i "$I/seed.img" "$TOP/test/image/user-data" ::user-data 2>>"$I/seed.log" &&
+		mcopy -i "$I/seed.img" "$I/meta-data" ::meta-data 2>>"$I/seed.log"
+}
+
+# userdata_case: the cloud image (cloud-init as Debian ships it) booted twice with a
+# NoCloud seed whose user data writes a drop-in over the image's settings: the
+# first boot has the user data's pools before the consumer starts, taken on the
+# booted system (hugepar-verify.service, after cloud-init), and builds the initramfs
+# again; the second has them from the initramfs, and builds nothing.
+userdata_case() {
+	local c=$I/userdata ud=$I/user-data.conf n vend cstart
+	local -a EXTRA
+	# the first boot builds an initramfs under emulation before it reports
+	local LIMIT=1200
+	seed || { fail "the NoCloud seed disk (see $I/seed.log)"; return; }
+	EXTRA=(-drive "file=$I/seed.img,format=raw,if=virtio,readonly=on")
+	sed -n 's/^      //p' "$TOP/test/image/user-data" >"$ud"
+	boot userdata cloud two || return
+	expect_eq "multi-user.target reached" "$(cat "$c/target")" active
+	expect_eq "hugepar-verify.service" "$(prop userdata hugepar-verify ActiveState) $(prop userdata hugepar-verify Result)" "active success"
+	vend=$(prop userdata hugepar-verify ExecMainExitTimestampMonotonic)
+	cstart=$(prop userdata hugepar-consumer ExecMainStartTimestampMonotonic)
+	check "verify finished (${vend:-?} us) before the consumer started (${cstart:-?} us)" \
+		test "${vend:-0}" -gt 0 -a "${vend:-0}" -le "${cstart:-0}"
+	check "the journal: the user data's settings taken on the booted system" \
+		grep -q 'not those the initramfs read.*applying them now' "$c/journal"
+	expect_eq "the record: the user data's entry, and where it came from" \
+		"$(jq -r '.settings.pages[-1] | .entry + " " + .origin' "$c/status.json")" \
+		"2M:50% /etc/hugepar.conf.d/90-user-data.conf:1"
+	planned userdata "$TOP/image/hugepar.conf" "$ud" >"$c/planned" 2>"$c/planned.err"
+	expect_eq "each node's pages as hugepar plan --sysroot gives them with the user data" \
+		"$(nodes userdata pools)" "$(nodes userdata planned)"
+	expect_eq "the consumer saw them" "$(nodes userdata consumer)" "$(nodes userdata pools)"
+	expect_eq "the record" "$(jq -r .status "$c/status.json")" ok
+	expect_eq "no surplus, overcommit back" "$(cat "$c/global")" "0 0"
+	expect_eq "hugepar-initramfs.service built the initramfs again" "$(prop userdata hugepar-initramfs Result)" success
+	check "it ran" test "$(prop userdata hugepar-initramfs ExecMainStartTimestampMonotonic)" -gt 0
+	expect_eq "no ordering cycle" "$(grep -c -i 'ordering cycle' "$c/journal")" 0
+	boot userdata-again cloud two || return
+	c=$I/userdata-again
+	n=$(grep -c 'hugepar: [a-z]* in [0-9]* ms on' "$c/journal")
+	expect_eq "the second boot: one run, the initramfs's" "$n" 1
+	check "the second boot: the files are those it read, said" grep -q 'nothing to do' "$c/journal"
+	planned userdata-again "$TOP/image/hugepar.conf" "$ud" >"$c/planned" 2>"$c/planned.err"
+	expect_eq "the second boot: the user data's pages, from the initramfs" \
+		"$(nodes userdata-again pools)" "$(nodes userdata-again planned)"
+	expect_eq "the second boot: the record names the user data" \
+		"$(jq -r '.settings.pages[-1].origin' "$c/status.json")" /etc/hugepar.conf.d/90-user-data.conf:1
+	expect_eq "the second boot: no initramfs built" "$(prop userdata-again hugepar-initramfs ExecMainStartTimestampMonotonic)" 0
+	expect_eq "the second boot: verify" "$(prop userdata-again hugepar-verify Result)" success
 }
 
 # again_case FLAVOUR: the three-node machine booted twice: the same counts the second
@@ -397,12 +473,12 @@ kdump_case() {
 		grep -aq 'sysrq triggered crash' "$log"
 	check "the capture kernel booted" grep -aq 'Command line:.*elfcorehdr=' "$log"
 	check "hugepar said, in the capture kernel, that it did nothing" \
-		grep -aq 'hugepar: .*crash kernel' "$log"
+		grep -aq 'hugepar: a crash capture kernel (elfcorehdr= on its command line): nothing done' "$log"
 	check "kdump-tools saved the dump" grep -aq 'saved vmcore in' "$log"
 	boot kdump kdump two || return
 	check "the dump is in /var/crash" grep -q '/var/crash/[0-9]*/dump\.' "$c/crash"
 	expect_eq "hugepar's record in the capture kernel" \
-		"$(jq -r '.status + ": " + .error' "$c/hugepar-capture.json")" "skipped: a crash kernel (elfcorehdr= on the command line): nothing done"
+		"$(jq -r '.status + ": " + .error' "$c/hugepar-capture.json")" "disabled: a crash capture kernel (elfcorehdr= on its command line)"
 	expect_eq "the capture kernel's pools: none" "$(awk '{print $2}' "$c/hugepar-capture.pools" | sort -u)" 0
 	expect_eq "the next boot: hugepar-verify.service" "$(prop kdump hugepar-verify Result)" success
 	expect_eq "the next boot: no surplus, overcommit back" "$(cat "$c/global")" "0 0"
@@ -418,7 +494,8 @@ tcase next-cpuless "Debian unstable, dracut-ng and Linux 7: four nodes, one with
 tcase dracut-three "Debian 13, dracut: three nodes, and the same machine booted again" again_case dracut
 tcase fail-tight "Debian 13, initramfs-tools, on_short=fail on a machine too small: verify fails, the consumer waits" \
 	fail_case fail-tight fail
-tcase stale-two "Debian 13, initramfs-tools: settings changed after the initramfs was built are said stale" stale_case
+tcase userdata "Debian 13, cloud-init: user data's settings on the first boot, from the initramfs on the second" \
+	userdata_case
 for s in one two three tight; do
 	st=ok
 	[ "$s" = tight ] && st=partial
@@ -439,6 +516,8 @@ for s in two tight; do
 	tcase_long "old-$s" "Debian 12, initramfs-tools and Linux 6.1: the $s shape" \
 		release_case "old-$s" old "$s" "$st" '^6\.1\.'
 done
+tcase_long stale-two "Debian 13, initramfs-tools: settings changed after the initramfs was built: taken, a new one built" \
+	stale_case
 tcase_long broken-two "Debian 13, initramfs-tools: a broken settings file baked in: the rest applied, each problem said" \
 	broken_case broken-two broken
 tcase_long fail-dracut-tight "Debian 13, dracut, on_short=fail on a machine too small" fail_case fail-dracut-tight fail-dracut

@@ -20,7 +20,7 @@ if [ -f /etc/hugepar-test/crash ] && [ ! -e /var/crash/hugepar-capture.json ]; t
 fi
 systemctl is-active multi-user.target >"$r/target" 2>&1
 systemctl is-system-running >"$r/running" 2>&1
-for u in hugepar-verify hugepar-consumer; do
+for u in hugepar-verify hugepar-consumer hugepar-initramfs; do
 	systemctl show -p ActiveState -p Result -p ExecMainStatus -p ExecMainStartTimestampMonotonic \
 		-p ExecMainExitTimestampMonotonic "$u.service" >"$r/$u.unit" 2>&1
 done
