@@ -199,7 +199,7 @@ void report_settings_json(struct json_out *j, const struct hp_settings *s)
 		json_str(j, "granularity", buf);
 	}
 	json_str(j, "on_short", on_short_name(s->on_short));
-	json_str(j, "textfile", s->textfile ? s->textfile : "none");
+	json_str(j, "textfile", settings_textfile(s) ? settings_textfile(s) : "none");
 	json_open(j, "mounts", '[');
 	for (unsigned i = 0; i < s->nmounts; i++) {
 		json_open(j, NULL, '{');

@@ -98,6 +98,7 @@ static int write_textfile(const char *file, const struct hp_record *r,
 int verify(const struct hp_settings *s, const struct hp_record *r,
 	   const struct hp_topology *t, struct verify_result *vr)
 {
+	const char *textfile = settings_textfile(s);
 	char why[256];
 	int rc;
 
@@ -116,11 +117,11 @@ int verify(const struct hp_settings *s, const struct hp_record *r,
 			vr->mounts_failed++;
 		printf("hugepar: %s: %s\n", s->mounts[i].path, why);
 	}
-	if (s->textfile && r) {
-		rc = write_textfile(s->textfile, r, t);
+	if (textfile && r) {
+		rc = write_textfile(textfile, r, t);
 		vr->textfile = rc == 0;
 		if (rc && rc != -ENOENT)
-			printf("hugepar: %s: %s\n", s->textfile, strerror(-rc));
+			printf("hugepar: %s: %s\n", textfile, strerror(-rc));
 	}
 	vr->failed = s->on_short == HP_SHORT_FAIL &&
 		     (vr->pools.shortc || vr->no_record || vr->mounts_failed);

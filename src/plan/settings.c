@@ -25,7 +25,13 @@ void settings_init(struct hp_settings *s)
 	s->granularity.kind = HP_AMOUNT_PERCENT;
 	s->granularity.value = HP_AUTO_GRANULARITY;
 	s->on_short = HP_SHORT_CONTINUE;
-	s->textfile = strdup(HP_DEFAULT_TEXTFILE);
+	/* nothing allocated: settings_free() leaves s as this, and a caller may drop
+	 * it then */
+}
+
+const char *settings_textfile(const struct hp_settings *s)
+{
+	return s->no_textfile ? NULL : s->textfile ? s->textfile : HP_DEFAULT_TEXTFILE;
 }
 
 const char *on_short_name(enum hp_on_short o)
@@ -387,7 +393,10 @@ static void set_textfile(struct hp_settings *s, const char *key, const char *val
 		return;
 	}
 	free(s->textfile);
-	s->textfile = strcmp(value, "none") ? strdup(value) : NULL;
+	s->no_textfile = strcmp(value, "none") == 0;
+	s->textfile = s->no_textfile ? NULL : strdup(value);
+	if (!s->no_textfile && !s->textfile)
+		s->failed = true;
 }
 
 static void set_mode(struct hp_settings *s, const char *key, const char *value,

@@ -48,7 +48,10 @@ struct hp_settings {
 	enum hp_on_short on_short;
 	unsigned nmounts;
 	struct hp_mount *mounts;
-	char *textfile; /* node_exporter's textfile; NULL: none */
+	/* node_exporter's textfile as set, NULL: the default, or none when no_textfile
+	 * (settings_textfile()) */
+	char *textfile;
+	bool no_textfile;
 	unsigned nentries;
 	struct hp_entry *entries;
 	unsigned nproblems;
@@ -77,6 +80,7 @@ void settings_init(struct hp_settings *s);
 /* "fnv1a64:0123456789abcdef": the digest of the settings files (not of the command
  * line), to tell whether the files now differ from those a boot used. */
 void settings_digest(const struct hp_settings *s, char *buf, size_t len);
+/* Free what s holds: s is then as settings_init() leaves it, holding nothing. */
 void settings_free(struct hp_settings *s);
 
 /* Apply one key=value from a source. Problems are recorded, never fatal. 'cmdline':
@@ -110,6 +114,9 @@ void settings_add_source(struct hp_settings *s, const char *src);
 void settings_problem(struct hp_settings *s, const char *origin, const char *key,
 		      const char *value, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* node_exporter's textfile: as set, the default, or NULL for none. */
+const char *settings_textfile(const struct hp_settings *s);
 
 const char *mode_name(enum hp_mode m);
 const char *on_short_name(enum hp_on_short o);

@@ -183,3 +183,24 @@ UNIT_TEST(limits, "nothing cut: long words and lists, many entries; bare keys; N
 	      strlen(s->problems[0].value) < 120);
 	settings_free(s);
 }
+
+/* settings_free() leaves the settings as settings_init() does, holding nothing: a
+ * caller may drop them then (status reads the settings files again to compare, and
+ * drops them). The textfile: the default until set, a path, or none. */
+UNIT_TEST(free, "settings_free leaves nothing held; the textfile: default, a path, none")
+{
+	struct hp_settings s;
+
+	settings_init(&s);
+	CHECK(!s.textfile && strcmp(settings_textfile(&s), HP_DEFAULT_TEXTFILE) == 0);
+	settings_set(&s, "textfile", "none", "f:1", false);
+	CHECK(settings_textfile(&s) == NULL);
+	settings_set(&s, "textfile", "/x/hugepar.prom", "f:2", false);
+	CHECK(settings_textfile(&s) && strcmp(settings_textfile(&s), "/x/hugepar.prom") == 0);
+	settings_set(&s, "pages", "2M:1 3K:1", "f:3", false);
+	settings_load_cmdline(&s, "rd.hugepar.mount=2M:/mnt/h");
+	settings_free(&s);
+	CHECK(!s.textfile && !s.entries && !s.problems && !s.sources && !s.mounts &&
+	      !s.devices && !s.config);
+	CHECK(strcmp(settings_textfile(&s), HP_DEFAULT_TEXTFILE) == 0);
+}
