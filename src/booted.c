@@ -34,7 +34,7 @@ int cmd_status(struct ctx *c)
 	if (c->format == HP_FORMAT_PROMETHEUS)
 		record_prometheus(stdout, &r, live ? &c->topo : NULL);
 	else if (!c->check || c->format == HP_FORMAT_JSON)
-		record_print(&r, c->format);
+		record_print(stdout, &r, c->format);
 	/* --check answers one question, whether the pools are as the run left them; how
 	 * the run went against the settings is the record's status (and verify's). A
 	 * record of no pools (a run that failed before it read them) answers nothing:

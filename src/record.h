@@ -45,10 +45,14 @@ struct hp_record {
 /* Read dir/status.json: 0, -ENOENT when there is none, -EINVAL when it cannot be
  * read (said on stderr). */
 int record_load(const char *dir, struct hp_record *r);
+/* A record's text (len bytes and a NUL, malloc'd): r owns it from here, and frees it
+ * when it is not a record (-EINVAL; nothing said). */
+int record_parse(struct hp_record *r, char *text, size_t len);
 void record_unload(struct hp_record *r);
 
 enum hp_format { HP_FORMAT_TEXT, HP_FORMAT_JSON, HP_FORMAT_PROMETHEUS };
-void record_print(const struct hp_record *r, enum hp_format format);
+/* The record to f: as text (printable), its JSON, or in Prometheus' format. */
+void record_print(FILE *f, const struct hp_record *r, enum hp_format format);
 /* Warn on stderr when the settings files (config, or the record's own when NULL)
  * differ from those the run read. */
 void record_check_settings(const struct hp_record *r, const char *config);

@@ -173,25 +173,34 @@ int record_load(const char *dir, struct hp_record *r)
 {
 	char file[4096];
 	const char *kind = NULL;
+	char *text;
 	size_t len;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	if (xsnprintf(file, sizeof(file), "%s/%s", dir, HP_RECORD_FILE))
 		return -ENAMETOOLONG;
-	rc = read_regular(file, HP_RECORD_MAX, &r->text, &len, &kind);
+	rc = read_regular(file, HP_RECORD_MAX, &text, &len, &kind);
 	if (rc) {
 		fprintf(stderr, "hugepar: no record in %s: %s%s%s\n", dir, strerror(-rc),
 			kind ? ": " : "", kind ? kind : "");
-		r->text = NULL;
 		return rc == -ENOENT ? -ENOENT : -EINVAL;
 	}
-	/* a NUL ends the text the parser sees: whatever follows it would pass unread */
-	if (strlen(r->text) != len || json_parse(r->text, &r->v) ||
-	    (r->status = status_of(json_get_str(&r->v, "status"))) < 0) {
+	rc = record_parse(r, text, len);
+	if (rc)
 		fprintf(stderr, "hugepar: %s is not a valid record\n", file);
+	return rc;
+}
+
+int record_parse(struct hp_record *r, char *text, size_t len)
+{
+	memset(r, 0, sizeof(*r));
+	r->text = text;
+	/* a NUL ends the text the parser sees: whatever follows it would pass unread */
+	if (strlen(text) != len || json_parse(text, &r->v) ||
+	    (r->status = status_of(json_get_str(&r->v, "status"))) < 0) {
 		json_free(&r->v); /* parsed, but not a record */
-		free(r->text);
+		free(text);
 		r->text = NULL;
 		return -EINVAL;
 	}
@@ -228,18 +237,18 @@ static void print_text(FILE *f, const struct json_val *v)
 	show_nodes(f, json_get(v, "nodes"));
 }
 
-void record_print(const struct hp_record *r, enum hp_format format)
+void record_print(FILE *f, const struct hp_record *r, enum hp_format format)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
 
 	if (format == HP_FORMAT_JSON) {
-		fputs(r->text, stdout);
+		fputs(r->text, f);
 		return;
 	}
 	if (format == HP_FORMAT_PROMETHEUS) {
-		record_prometheus(stdout, r, NULL);
+		record_prometheus(f, r, NULL);
 		return;
 	}
 	mem = open_memstream(&buf, &len);
@@ -247,6 +256,6 @@ void record_print(const struct hp_record *r, enum hp_format format)
 		return;
 	print_text(mem, &r->v);
 	if (fclose(mem) == 0)
-		put_printable(stdout, buf);
+		put_printable(f, buf);
 	free(buf);
 }

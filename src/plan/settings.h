@@ -91,6 +91,10 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 /* Read one config file (regular files only). -ENOENT when missing; other troubles
  * are recorded as problems. */
 int settings_load_file(struct hp_settings *s, const char *file);
+/* The text of a settings file (len bytes, changed in place: its lines are cut out),
+ * read as settings_load_file() reads the file's, its lines named NAME:LINE. */
+void settings_load_text(struct hp_settings *s, const char *name, char *text,
+			size_t len);
 /* Read FILE, then FILE.d/ (*.conf, in name order). A missing FILE is fine unless
  * 'required' (given on the command line): then it is -ENOENT. */
 int settings_load_config(struct hp_settings *s, const char *file, bool required);

@@ -53,18 +53,15 @@ static void config_line(struct hp_settings *s, char *l, const char *origin)
 	settings_set(s, strtrim(l), strtrim(eq + 1), origin, false);
 }
 
-int settings_load_file(struct hp_settings *s, const char *file)
+void settings_load_text(struct hp_settings *s, const char *name, char *text,
+			size_t len)
 {
-	char *text, *line, origin[4200];
+	char *line, origin[4200];
 	unsigned lineno = 0;
-	size_t len;
-	int rc = read_settings_file(s, file, file, &text, &len);
 
-	if (rc)
-		return rc;
-	settings_add_source(s, file);
+	settings_add_source(s, name);
 	/* the name as read, and the bytes: the initramfs holds the same files */
-	s->digest = fnv1a64(s->digest, file, strlen(file) + 1);
+	s->digest = fnv1a64(s->digest, name, strlen(name) + 1);
 	s->digest = fnv1a64(s->digest, text, len);
 	for (line = text; line < text + len;) {
 		char *nl = memchr(line, '\n', text + len - line),
@@ -72,7 +69,7 @@ int settings_load_file(struct hp_settings *s, const char *file)
 
 		*end = '\0';
 		lineno++;
-		snprintf(origin, sizeof(origin), "%s:%u", file, lineno);
+		snprintf(origin, sizeof(origin), "%s:%u", name, lineno);
 		if (strlen(line) != (size_t)(end - line))
 			settings_problem(s, origin, "", "",
 					 "a NUL byte in the line: not read");
@@ -80,6 +77,17 @@ int settings_load_file(struct hp_settings *s, const char *file)
 			config_line(s, line, origin);
 		line = end + 1;
 	}
+}
+
+int settings_load_file(struct hp_settings *s, const char *file)
+{
+	char *text;
+	size_t len;
+	int rc = read_settings_file(s, file, file, &text, &len);
+
+	if (rc)
+		return rc;
+	settings_load_text(s, file, text, len);
 	free(text);
 	return 0;
 }

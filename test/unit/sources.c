@@ -138,6 +138,35 @@ UNIT_TEST(file, "one settings file: comments, blanks, CRs, bad lines, each named
 	tmpdir_remove();
 }
 
+/* The text of a file, read from a buffer, is read as the file: the same entries,
+ * problems (a NUL byte's line too), lines, source and digest. */
+UNIT_TEST(text, "a settings file's text from a buffer: read as the file of that name")
+{
+	static const char text[] = "pages = 2M:8\nbogus\nmo\0de = exact\nthreads = 3";
+	struct hp_settings t;
+	char buf[sizeof(text)], a[64], b[64];
+	const char *f;
+
+	tmpdir_make();
+	settings_free(&S);
+	f = put("hugepar.conf", text, sizeof(text) - 1);
+	CHECK(settings_load_file(&S, f) == 0);
+	memcpy(buf, text, sizeof(text));
+	settings_init(&t);
+	settings_load_text(&t, f, buf, sizeof(text) - 1);
+	CHECK(t.nentries == 1 && t.threads == 3 && t.nproblems == 2 && t.nsources == 1);
+	CHECK(t.nproblems == S.nproblems && t.nentries == S.nentries);
+	for (unsigned i = 0; i < t.nproblems && i < S.nproblems; i++)
+		CHECK(strcmp(t.problems[i].origin, S.problems[i].origin) == 0 &&
+		      strcmp(t.problems[i].message, S.problems[i].message) == 0);
+	settings_digest(&S, a, sizeof(a));
+	settings_digest(&t, b, sizeof(b));
+	CHECK(strcmp(a, b) == 0 && strcmp(t.sources[0], f) == 0);
+	settings_free(&t);
+	settings_free(&S);
+	tmpdir_remove();
+}
+
 /* FILE, then FILE.d/ *.conf in byte order of their names, then the kernel command
  * line: later wins. Hidden files and other names are not read; what is not a regular
  * file is named and skipped. */

@@ -151,6 +151,28 @@ UNIT_TEST(load, "a record loaded: none, every status hugepar writes, one it does
 	rm_rf(dir);
 }
 
+/* A record's text from a buffer: taken and parsed as record_load() does; one that
+ * is not a record (a NUL in it, a status hugepar does not write) is freed. */
+UNIT_TEST(parse, "a record's text from a buffer: parsed, or refused and freed")
+{
+	static const char nul_in[] = "{\"status\": \"ok\"}\0{\"x\": 1}";
+	struct hp_record r;
+	char *t = strdup(RECORD);
+
+	CHECK(t && record_parse(&r, t, strlen(RECORD)) == 0);
+	CHECK(r.text == t && r.status == HP_STATUS_PARTIAL &&
+	      json_get_num(&r.v, "workers") == 4);
+	record_unload(&r);
+	t = malloc(sizeof(nul_in));
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	memcpy(t, nul_in, sizeof(nul_in));
+	CHECK(record_parse(&r, t, sizeof(nul_in) - 1) == -EINVAL && r.text == NULL);
+	t = strdup("{\"status\": \"unchanged\"}");
+	CHECK(t && record_parse(&r, t, strlen(t)) == -EINVAL && r.text == NULL);
+}
+
 /* What may be at the record's place instead: nothing hangs, nothing half-read is
  * taken for a record. */
 UNIT_TEST(hostile, "a FIFO, trailing bytes after a NUL, a huge file: no hang, no record")
@@ -290,7 +312,7 @@ UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells and the 
 	CHECK(load(dir, &r, &said) == 0);
 	free(said);
 	capture(1);
-	record_print(&r, HP_FORMAT_TEXT);
+	record_print(stdout, &r, HP_FORMAT_TEXT);
 	out = captured(1);
 	if (strcmp(out, want))
 		fprintf(stderr, "got:\n%s", out);
@@ -298,7 +320,7 @@ UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells and the 
 	free(out);
 	/* JSON: the record's own bytes */
 	capture(1);
-	record_print(&r, HP_FORMAT_JSON);
+	record_print(stdout, &r, HP_FORMAT_JSON);
 	out = captured(1);
 	CHECK(strcmp(out, RECORD) == 0);
 	free(out);
@@ -312,7 +334,7 @@ UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells and the 
 	CHECK(load(dir, &r, &said) == 0);
 	free(said);
 	capture(1);
-	record_print(&r, HP_FORMAT_TEXT);
+	record_print(stdout, &r, HP_FORMAT_TEXT);
 	out = captured(1);
 	CHECK(strcmp(out, "hugepar 0.2 on Linux k: failed in 0 ms, started 0.012 s after "
 			  "boot, 0 workers\nerror: no topology\n") == 0);
