@@ -208,12 +208,34 @@ check-busy:
 check-fast:
 	HUGEPAR_SKIP_SAN=1 HUGEPAR_SKIP_BOOT=1 HUGEPAR_SKIP_FRESH=1 HUGEPAR_SKIP_IMAGE=1 test/run.sh
 
-fuzz: $(PURE) test/fuzz.c
-	@mkdir -p $(BUILD)/fuzz-corpus
-	$(CLANG) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -g -O1 -fsanitize=fuzzer,address,undefined $(SIM_INCS) \
-		-o $(BUILD)/fuzz test/fuzz.c $(PURE)
-	cp test/fuzz-seeds/* $(BUILD)/fuzz-corpus/
-	$(BUILD)/fuzz -max_total_time=$${FUZZ_SECONDS:-60} $(BUILD)/fuzz-corpus
+# Fuzzing (doc/fuzzing.md): a libFuzzer target per parser of outside input, built
+# with clang from test/fuzz.c (-DFUZZ_TARGET=NAME) on objects of the binary built
+# once with its coverage; make fuzz runs each FUZZ_SECONDS (60) on a scratch copy of
+# its corpus, test/fuzz-seeds/NAME (FUZZ_MERGE=1 merges what it found into it).
+# build/fuzz-replay, gcc's build, replays the corpus in make check (test/fuzz.sh).
+FUZZ_TARGETS := settings cmdline values sysfs record restore
+FUZZ_SECONDS ?= 60
+FUZZ_MERGE  ?=
+FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_OBJS   := $(patsubst %.c,$(BUILD)/fuzzobj/%.o,$(PURE))
+FUZZ_BINS   := $(addprefix $(BUILD)/fuzz-,$(FUZZ_TARGETS))
+
+$(FUZZ_OBJS): $(BUILD)/fuzzobj/%.o: %.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) \
+		$(SIM_INCS) -c -o $@ $<
+
+$(FUZZ_BINS): $(BUILD)/fuzz-%: test/fuzz.c $(FUZZ_OBJS)
+	$(CLANG) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -DFUZZ_TARGET=$* $(WARN) -g -O1 \
+		-fsanitize=fuzzer $(FUZZ_SAN) $(SIM_INCS) -o $@ test/fuzz.c $(FUZZ_OBJS)
+
+$(BUILD)/fuzz-replay: test/fuzz.c $(PURE) $(HDRS)
+	@mkdir -p $(BUILD)
+	$(HOSTCC) $(HP_CPPFLAGS) -DHUGEPAR_TESTING -DFUZZ_REPLAY $(WARN) -g -O1 $(FUZZ_SAN) \
+		$(SIM_INCS) -o $@ test/fuzz.c $(PURE)
+
+fuzz: $(FUZZ_BINS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_MERGE=$(FUZZ_MERGE) test/fuzz-run.sh $(FUZZ_TARGETS)
 
 syncheck:
 	@for f in module-setup.sh hook/*.sh test/*.sh test/image/*.sh image/*.sh scripts/*.sh bench/*.sh .ci/run \
@@ -299,7 +321,7 @@ bench:
 	bench/plot.sh
 
 clean:
-	rm -rf hugepar $(TBIN) $(BUILD)/musl $(BUILD)/san $(BUILD)/unit* $(BUILD)/hugepar-* $(BUILD)/fuzz test/out
+	rm -rf hugepar $(TBIN) $(BUILD)/musl $(BUILD)/san $(BUILD)/unit* $(BUILD)/hugepar-* $(BUILD)/fuzz* test/out
 
 ifneq ($(BIN),hugepar)
 hugepar: $(BIN)

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Run the test suites: unit (plain and with sanitizers), the tree's own checks
 # (syncheck, install, lengths, paths), golden fixtures, command line, simulated
-# kernel, the worker count on simulated machines, live reservations on this kernel,
-# the Debian package, fresh Debian roots, cloud images booted under systemd, the
+# kernel, hostile input and broken runs, the fuzz targets' corpora replayed, the
+# worker count on simulated machines, live reservations on this kernel, the Debian
+# package, fresh Debian roots, cloud images booted under systemd, the
 # arm64 build's unit, golden, cli and engine suites under qemu-user, and boots in
 # QEMU (x86-64, and arm64 with the cross-built binary). Each suite builds what it
 # needs first (and only that), its lines are shown as they come (a suite that runs
@@ -14,8 +15,8 @@
 # for `make bench`. Each case is declared, with a one-line description, in its suite
 # (tcase, test/lib.sh; UNIT_TEST, test/unit/unit.h).
 #   TESTS="SUITE ..."        only these suites: unit unit-san tree layers golden cli
-#                            engine devices hostile adapt live arm64-user package fresh
-#                            image boot arm64
+#                            engine devices hostile fuzz adapt live arm64-user package
+#                            fresh image boot arm64
 #   TESTS="SUITE:CASE ..."   only these cases of a suite, and only their work (globs
 #                            as in the shell), e.g. TESTS="boot:6.12-shares boot:7-*",
 #                            TESTS="engine:rule*" or TESTS="unit:plan.*"
@@ -31,7 +32,7 @@
 cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
 
-SUITES="unit unit-san tree layers golden cli engine devices hostile adapt live arm64-user package fresh image boot arm64"
+SUITES="unit unit-san tree layers golden cli engine devices hostile fuzz adapt live arm64-user package fresh image boot arm64"
 LIST=""
 if [ "${TESTS:-}" = list ]; then
 	LIST=$OUT/list
@@ -137,6 +138,7 @@ suite cli 900 "hugepar hugepar-test build/simctl" test/cli.sh
 suite engine 1200 "hugepar hugepar-test build/simctl" test/engine.sh
 suite devices 600 "hugepar hugepar-test build/simctl" test/devices.sh
 suite hostile 900 "hugepar hugepar-test build/simctl" test/hostile.sh
+suite fuzz 300 "build/fuzz-replay" test/fuzz.sh
 suite adapt 900 "hugepar-test" test/adapt.sh
 suite live 900 "hugepar hugepar-test build/holdpages $SAN" test/live.sh
 suite arm64-user 900 "" test/arm64-user.sh
