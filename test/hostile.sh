@@ -6,13 +6,15 @@
 # crash kernel, 2^64 and bytes that are not ASCII. A case has a fixture of its name
 # (test/out/hostile/CASE); TESTS=hostile:CASE runs only its work. No root needed
 # (the cases that mount a tmpfs are skipped without it), and this machine's pools
-# are not touched.
+# are not touched. The cases of broken runs write a row of the fault matrix each
+# (test/out/fault-matrix-hostile.tsv, doc/fault-matrix.md).
 . "$(dirname "$0")/lib.sh"
 
 HP=$HP_BIN
 HPT=$HP_TEST_BIN
 SIMCTL=$HP_SIMCTL
 D=$OUT/hostile
+MATRIX=$OUT/fault-matrix-hostile.tsv
 
 requires() {
 	[ -x "$HP" ] && [ -x "$HPT" ] && [ -x "$SIMCTL" ] ||
@@ -63,6 +65,29 @@ sleeper() {
 }
 alive() { kill -0 "$1" 2>/dev/null; }
 reap() { kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
+# fate PID: "alive" or "gone"
+fate() { alive "$1" && echo alive || echo gone; }
+
+# row FAULT EXIT RECORD SAID LEFT: what the case saw, a row of the fault matrix
+# (doc/fault-matrix.md): the exit code, the record's status, what hugepar said,
+# what was left and what came next
+row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$MATRIX"; }
+# plain TEXT [PID...]: TEXT with what differs from run to run put generally, so that
+# the matrix does not: each PID given as PID, ticks as T, the fixture's path as
+# FIXTURE
+plain() {
+	local s=$1 p
+	shift
+	s=${s//$M/FIXTURE}
+	for p in "$@"; do
+		s=$(sed -E "s/\b$p\b/PID/g" <<<"$s")
+	done
+	sed -E 's/tick [0-9]+/tick T/; s/the run at [0-9]+/the run at T/; s/after [0-9]+ ms/after N ms/' <<<"$s"
+}
+# recorded: the record's status, or none
+recorded() { if [ -f "$REC/status.json" ]; then field .status; else echo none; fi; }
+# left_notes: the restore notes there, or none
+left_notes() { local n; n=$(notes); echo "${n:-none}" | sed 's/ $//'; }
 
 # --- wait acts only on the run it can prove is hugepar's ---------------------------
 tcase wait-forged "wait: a pid written by someone else, past its deadline, is not signalled"
@@ -90,6 +115,8 @@ t_wait_forged() {
 	check "the process lives on" alive "$PID"
 	expect_eq "exit 1, and the record says why" "$RC $(field .error)" \
 		"1 no result: pid $PID was published without its start time: not signalled"
+	row "\`wait\`: a stale \`pid\` file names another process, past the deadline" \
+		"$RC" "$(recorded)" "$(plain "$(field .error)" "$PID")" "the process: $(fate "$PID")"
 	reap "$PID"
 }
 t_wait_reused() {
@@ -103,6 +130,8 @@ t_wait_reused() {
 	check "the record says why" grep -q "^no result: pid $PID is another process now (started at tick" \
 		<<<"$(field .error)"
 	check "the log says why" grep -q "pid $PID is another process now" "$M.log"
+	row "\`wait\`: the run's pid is another process's now" \
+		"$RC" "$(recorded)" "$(plain "$(field .error)" "$PID")" "the process: $(fate "$PID")"
 	reap "$PID"
 }
 t_wait_pid1() {
@@ -112,6 +141,7 @@ t_wait_pid1() {
 	waited
 	expect_eq "exit 1 at once, and the record says why" "$RC $(field .error)" \
 		"1 no result: pid 1 names no run of hugepar: not signalled"
+	row "\`wait\`: the \`pid\` file says 1" "$RC" "$(recorded)" "$(field .error)" "-"
 }
 t_wait_own() {
 	fixture wait-own
@@ -122,6 +152,9 @@ t_wait_own() {
 	wait "$PID" 2>/dev/null
 	expect_eq "stopped with SIGTERM (143), wait says 1" "$? $RC" "143 1"
 	check "the log says so" grep -q "still running past its deadline: stopped" "$M.log"
+	row "\`wait\`: its own run, proven by its start time, past the deadline" "$RC" \
+		"$(recorded)" "$(plain "$(grep -m 1 "past its deadline" "$M.log")" "$PID")" \
+		"the run: stopped (SIGTERM)"
 }
 
 # --- a value that cannot be put back is not lost ------------------------------------
@@ -137,7 +170,9 @@ killed() {
 		"137 400 restore-2048kB "
 }
 t_putback_kept() {
+	local pid left rc
 	killed putback-kept
+	pid=$(sed -n 's/^pid //p' "$M/run/hugepar/restore-2048kB")
 	HUGEPAR_FAULT=overcommit=EIO apply -m parallel --cmdline "rd.hugepar.pages=2M:200"
 	expect_eq "exit 1, failed" "$RC $(field .status)" "1 failed"
 	check "the record says why" grep -q \
@@ -147,8 +182,13 @@ t_putback_kept() {
 	expect_eq "the pools still grew" "$(pools)" "200 200"
 	expect_eq "the note kept, with the value to put back" \
 		"$(notes)$(head -n 1 "$M/run/hugepar/restore-2048kB")" "restore-2048kB before 0"
+	left="overcommit $(glob nr_overcommit_hugepages), notes: $(left_notes)"
 	sim recover >"$M.recover" 2>&1
-	expect_eq "recover puts it back" "$? $(glob nr_overcommit_hugepages) $(notes)" "0 0 "
+	rc=$?
+	expect_eq "recover puts it back" "$rc $(glob nr_overcommit_hugepages) $(notes)" "0 0 "
+	row "an earlier run's overcommit cannot be put back (\`overcommit=EIO\`)" "$RC" \
+		"$(recorded)" "$(plain "$(field .error)" "$pid")" \
+		"$left; then recover: exit $rc, overcommit $(glob nr_overcommit_hugepages)"
 }
 t_putback_retried() {
 	killed putback-retried
@@ -178,6 +218,9 @@ t_record_full() {
 	check "says it cannot publish its pid" grep -qF "cannot publish pid in $REC: No space left on device" "$M.log"
 	expect_eq "no record, no temp file" "$(ls -A "$REC")" ""
 	expect_eq "the pools grew all the same" "$(pools)" "10 10"
+	row "a full record filesystem (\`apply -d\` on a full tmpfs)" "$RC" \
+		"none ($(ls -A "$REC" | wc -l) files in the folder)" \
+		"$(plain "$(grep -m 1 "cannot write the record" "$M.log")")" "pools $(pools)"
 	umount "$M/full"
 }
 t_record_fault() {
@@ -185,18 +228,24 @@ t_record_fault() {
 	HUGEPAR_FAULT=record=ENOSPC apply --cmdline "rd.hugepar.pages=2M:10"
 	expect_eq "exit 1, published" "$RC $(cat "$REC/exit")" "1 1"
 	check "says why" grep -qF "cannot write the record in $REC: No space left on device" "$M.log"
+	row "the record's write refused (\`record=ENOSPC\`)" "$RC" "none" \
+		"$(plain "$(grep -m 1 "cannot write the record" "$M.log")")" \
+		"pools $(pools); the published exit status $(cat "$REC/exit")"
 }
 
 # --- nothing the run did not create changes mode ----------------------------------
 tcase mode-kept "apply -d on a directory that is there keeps its mode (0700, a sticky bit)"
 t_mode_kept() {
-	local mode
+	local mode after=""
 	fixture mode-kept
 	for mode in 700 1755 750; do
 		rm -rf "$REC" && mkdir -m "$mode" "$REC"
 		apply --cmdline "rd.hugepar.pages=2M:1"
 		expect_eq "$mode: kept; the record written" "$(stat -c %a "$REC") $RC $(field .status)" "$mode 0 ok"
+		after="$after $mode: $(stat -c %a "$REC"),"
 	done
+	row "\`apply -d\` on a folder that is there (0700, 1755, 0750)" "$RC" "$(recorded)" "-" \
+		"modes after:${after%,}"
 	rm -rf "$REC" "$M/run" && (umask 077 && apply --cmdline "rd.hugepar.pages=2M:1")
 	expect_eq "one it makes is 0755, whatever the umask (record, lock directory)" \
 		"$(stat -c %a "$REC" "$M/run/hugepar" | tr '\n' ' ')" "755 755 "
@@ -205,7 +254,7 @@ t_mode_kept() {
 # --- what wait reads is published only under the run lock ---------------------------
 tcase publish-locked "a second apply that fails early leaves the running one's pid and exit alone"
 t_publish_locked() {
-	local a i
+	local a i rc who ex w
 	fixture publish-locked
 	# the first holds the lock 3 s (host clock), once it has published
 	HUGEPAR_SIM_CLOCK=host HUGEPAR_FAULT=trace,lock=delay:3000 "$HPT" --sysroot "$M" --simulate \
@@ -216,12 +265,19 @@ t_publish_locked() {
 		sleep 0.05
 	done
 	sim apply --config "$M/nonexistent" -d "$REC" >"$M.log" 2>&1
-	expect_eq "the second: exit 1" "$?" 1
-	expect_eq "the first's pid stands, no exit status" "$(cat "$REC/pid") $(cat "$REC/exit" 2>/dev/null)" "$a "
+	rc=$?
+	expect_eq "the second: exit 1" "$rc" 1
+	who=$(cat "$REC/pid") ex=$(cat "$REC/exit" 2>/dev/null)
+	expect_eq "the first's pid stands, no exit status" "$who $ex" "$a "
 	timeout 30 "$HP" wait --sysroot "$M" --config /dev/null -d "$REC" >>"$M.log" 2>&1
-	expect_eq "wait gives the first's exit status" "$?" 0
+	w=$?
+	expect_eq "wait gives the first's exit status" "$w" 0
 	wait "$a"
 	expect_eq "the first ended well" "$? $(field .status)" "0 ok"
+	[ "$who" = "$a" ] && who="the first's"
+	row "a second apply (its settings missing) while one runs" "$rc" \
+		"the first's: $(field .status)" "$(plain "$(head -n 1 "$M.log")")" \
+		"published pid: $who, exit status: ${ex:-none}; then wait: exit $w"
 }
 
 # --- nothing under the lock directory is followed through a link -------------------
@@ -229,6 +285,7 @@ tcase lockdir-link "a lock directory that is a link to another folder: refused, 
 tcase lock-link "a link in the place of the lock file or a note: not followed"
 
 t_lockdir_link() {
+	local rc
 	fixture lockdir-link
 	mkdir -p "$M/elsewhere" "$M/run"
 	ln -s ../elsewhere "$M/run/hugepar"
@@ -236,10 +293,13 @@ t_lockdir_link() {
 	expect_eq "apply: exit 1, the record says why" "$RC $(field .error)" \
 		"1 cannot take the lock in /run/hugepar: a symbolic link: not followed"
 	sim recover >"$M.recover" 2>&1
-	expect_eq "recover: exit 1" "$?" 1
+	rc=$?
+	expect_eq "recover: exit 1" "$rc" 1
 	check "recover: says why" grep -qF "cannot take the lock in /run/hugepar: a symbolic link: not followed" "$M.recover"
 	expect_eq "nothing made in the folder it points to" "$(ls -A "$M/elsewhere")" ""
 	expect_eq "nothing done" "$(pools)" "0 0"
+	row "the lock directory a link to another folder" "$RC" "$(recorded)" "$(field .error)" \
+		"files made where it points: $(ls -A "$M/elsewhere" | wc -l); pools $(pools); then recover: exit $rc"
 }
 t_lock_link() {
 	fixture lock-link
@@ -262,19 +322,26 @@ t_lock_link() {
 # --- a malformed restore note is named, moved aside once, and blocks nothing --------
 tcase note-malformed "a garbage restore note, pools at target: named, moved aside, apply and recover go on"
 t_note_malformed() {
+	local rc aside
 	fixture note-malformed
 	apply --cmdline "rd.hugepar.pages=2M:10"
 	printf 'before x\n' >"$M/run/hugepar/restore-2048kB"
 	sim recover >"$M.recover" 2>&1
-	expect_eq "recover: exit 0" "$?" 0
+	rc=$?
+	expect_eq "recover: exit 0" "$rc" 0
 	check "recover: names it malformed, moved aside" grep -qF \
 		"2M: the restore note restore-2048kB is malformed (Invalid argument): moved aside as restore-2048kB.bad; nr_overcommit_hugepages left at 0" "$M.recover"
-	expect_eq "moved aside once" "$(notes)$(cd "$M/run/hugepar" && echo *.bad)" "restore-2048kB.bad"
+	aside=$(cd "$M/run/hugepar" && echo *.bad)
+	expect_eq "moved aside once" "$(notes)$aside" "restore-2048kB.bad"
+	row "a malformed restore note, the pools at their target (\`recover\`)" "$rc" "-" \
+		"$(grep -m 1 "malformed" "$M.recover")" "notes: $(left_notes); moved aside: $aside"
 	printf 'raised 9\n' >"$M/run/hugepar/restore-2048kB"
 	apply --cmdline "rd.hugepar.pages=2M:10"
 	expect_eq "apply: exit 0, ok" "$RC $(field .status)" "0 ok"
 	expect_eq "apply: the record names it" "$(field '.recovered[] | [.malformed, .ok, .overcommit_found]')" \
 		"[true,false,0]"
+	row "a malformed restore note, the pools at their target (\`apply\`)" "$RC" "$(recorded)" \
+		"$(field '.recovered[0].note')" "notes: $(left_notes); moved aside: $(cd "$M/run/hugepar" && echo *.bad)"
 	apply --cmdline "rd.hugepar.pages=2M:10"
 	expect_eq "the next apply finds nothing" "$RC $(field '.recovered | length') $(notes)" "0 0 "
 	sim recover >"$M.recover" 2>&1
@@ -291,7 +358,7 @@ persistent() {
 # the processes of a run on $M (main, coordinators, workers: one command line)
 procs() { pgrep -f -- "--sysroot $M --simulate apply" | wc -l; }
 t_orphans() {
-	local a i before
+	local a i before rc left
 	# 6.19: both sizes by workers, a coordinator each; the cost model makes them work
 	# a while, and each coordinator waits 20 s before its commit (a kill cuts it short)
 	fixture orphans "release 6.19.0" "sim rate 2048 1:400" "sim rate 1048576 1:8"
@@ -308,6 +375,7 @@ t_orphans() {
 	before=$(persistent)
 	kill -9 "$a"
 	wait "$a" 2>/dev/null
+	rc=$?
 	for ((i = 0; i < 200; i++)); do
 		[ "$(procs)" = 0 ] && break
 		sleep 0.05
@@ -317,9 +385,14 @@ t_orphans() {
 	expect_eq "no surplus held; both overcommits raised, both notes there" \
 		"$(glob surplus_hugepages) $(glob surplus_hugepages 1048576) $(notes)" \
 		"0 0 restore-1048576kB restore-2048kB "
+	left="processes of the run left: $(procs); the pools after the kill: \
+$([ "$(persistent)" = "$before" ] && echo "as at the kill" || echo "grew"); notes: $(left_notes)"
 	sim recover >"$M.recover" 2>&1
 	expect_eq "recover puts both back" \
 		"$? $(glob nr_overcommit_hugepages) $(glob nr_overcommit_hugepages 1048576) $(notes)" "0 0 0 "
+	row "SIGKILL of the main process in a two-size run, its coordinators at their commit" \
+		"$rc" "$(recorded)" "-" \
+		"$left; then recover: overcommit $(glob nr_overcommit_hugepages) $(glob nr_overcommit_hugepages 1048576)"
 }
 
 # --- smaller: 2^64 - 1 ------------------------------------------------------------
@@ -460,14 +533,19 @@ tcase capture-vmcore "/proc/vmcore there: nothing done, the record says why; wai
 # aside WHY: apply stood aside (exit 0, disabled, WHY), changed nothing, said it once;
 # wait and verify (on_short = fail, pages configured) do not fail the boot
 aside() {
+	local w v
 	expect_eq "apply: exit 0, disabled, why" "$RC $(field '.status + ": " + .error')" "0 disabled: $1"
 	check "record format" /usr/bin/python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$REC/status.json"
 	expect_eq "nothing reserved, nothing raised" "$(pools) $(glob nr_overcommit_hugepages)" "0 0 0"
 	expect_eq "one line" "$(cat "$M.log")" "hugepar: $1: nothing done, its memory is the dump's"
 	"$HP" wait --sysroot "$M" --config /dev/null -d "$REC" >/dev/null 2>&1
-	expect_eq "wait: exit 0" "$?" 0
+	w=$?
+	expect_eq "wait: exit 0" "$w" 0
 	sim verify --config /dev/null -d "$REC" ${2:+--cmdline "$2"} >"$M.verify" 2>&1
-	expect_eq "verify: exit 0, one line" "$? $(cat "$M.verify")" "0 hugepar: verify: $1: nothing checked"
+	v=$?
+	expect_eq "verify: exit 0, one line" "$v $(cat "$M.verify")" "0 hugepar: verify: $1: nothing checked"
+	row "$1" "$RC" "$(recorded)" "$(cat "$M.log")" \
+		"pools $(pools), overcommit $(glob nr_overcommit_hugepages); then wait: exit $w, verify: exit $v"
 }
 t_capture_cmdline() {
 	fixture capture-cmdline "cmdline BOOT_IMAGE=/vmlinuz elfcorehdr=0x7d000000 irqpoll rd.hugepar.pages=2M:10 rd.hugepar.on_short=fail"
@@ -481,5 +559,7 @@ t_capture_vmcore() {
 	aside "a crash capture kernel (/proc/vmcore is there)" "rd.hugepar.pages=2M:10 rd.hugepar.on_short=fail"
 }
 
+# the fault matrix's rows, new
+[ -n "${HUGEPAR_LIST:-}" ] || : >"$MATRIX"
 run_cases
 echo "hostile: $(summary_line)"
