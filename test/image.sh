@@ -134,7 +134,7 @@ image() {
 	cloud) once "image-$1" build cloud initramfs-tools "$TOP/image/hugepar.conf" trixie amd64 \
 		--tree "$I/tree-cloud" --include cloud-init ;;
 	kdump) once "image-$1" build kdump initramfs-tools "$TOP/image/hugepar.conf" trixie amd64 \
-		--tree "$I/tree-kdump" --include kdump-tools --append crashkernel=384M ;;
+		--tree "$I/tree-kdump" --include kdump-tools,makedumpfile --append crashkernel=384M ;;
 	*) once "image-$1" build "$1" "$1" ;;
 	esac
 }
@@ -460,7 +460,9 @@ arm64_case() {
 	expect_eq "the machine's nodes, as the shape has them" "$(wc -l <"$I/arm64-$1/pools")" "$(wc -w <<<"${SHAPE[$1]}")"
 }
 
-# kdump_case: Debian 13 with kdump-tools and crashkernel=: the first boot crashes
+# kdump_case: Debian 13 with kdump-tools (and makedumpfile, which it recommends:
+# without it kdump-tools copies all of /proc/vmcore, more than the root has room
+# for) and crashkernel=: the first boot crashes
 # once the capture kernel is loaded; the capture kernel (its initramfs made by
 # kdump-tools with every installed hook, hugepar's too) boots, hugepar stands aside
 # there and says why, the dump is saved to /var/crash and the machine reboots (QEMU
