@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "adapt.h"
 #include "children.h"
@@ -36,7 +34,8 @@ struct node_run {
 	uint32_t *mark_started;
 	unsigned nactive;
 	unsigned started, cap; /* workers started, and at most */
-	uint64_t mark_ms;      /* when the current measure (or the warm-up) began */
+	/* when the current measure (or the warm-up) began; when the count changed */
+	uint64_t mark_ms, change_ms;
 	bool warm;	       /* the workers started last have made a claim each */
 };
 
@@ -257,12 +256,13 @@ static bool tick(void *arg)
 	for (unsigned n = 0; n < pa->j->t->nnodes; n++) {
 		struct node_run *nr = &pa->nodes[n];
 		uint64_t claim = pa->sh.work[n].claim;
+		int64_t left = __atomic_load_n(&pa->sh.work[n].remaining, __ATOMIC_RELAXED);
 		double rate;
 		unsigned k;
 
 		if (!nr->need || nr->ad.settled)
 			continue;
-		if (__atomic_load_n(&pa->sh.work[n].remaining, __ATOMIC_RELAXED) <= 0) {
+		if (left <= 0) {
 			adapt_done(&nr->ad);
 			continue;
 		}
@@ -283,12 +283,15 @@ static bool tick(void *arg)
 			   : 0;
 		if (!rate)
 			continue;
+		nr->ad.left = (uint64_t)left; /* what a step may save, and cost */
+		nr->ad.step_s = (double)(now - nr->change_ms) / 1000;
 		k = adapt_step(&nr->ad, rate);
 		if (!nr->ad.settled)
 			__atomic_store_n(&pa->sh.work[n].claim,
 					 timed_claim(rate / nr->nactive, nr),
 					 __ATOMIC_RELAXED);
 		nr->warm = k == nr->nactive;
+		nr->change_ms = nr->warm ? nr->change_ms : now;
 		set_workers(pa, n, k);
 		if (nr->ad.settled)
 			__atomic_store_n(&pa->sh.work[n].split, SPLIT * k,
@@ -380,7 +383,7 @@ static void start_workers(struct parallel *pa)
 			continue;
 		set_workers(pa, n, nr->ad.k);
 		mark(pa, nr);
-		nr->warm = false;
+		nr->change_ms = nr->mark_ms; /* not warm yet: no claim made */
 	}
 }
 

@@ -5,9 +5,9 @@
  * Grow: from a small power of two near a quarter of the ceiling, double while a
  * doubling raises the node's rate by ADAPT_GAIN or more, past one smaller gain, not
  * past a fall. Shrink: when growing from the start did not pay, halve while fewer
- * workers do as well. Refine: when the best count measured lies between two clearly
- * worse ones, try the midpoints between them, the side of the better one first,
- * narrowing in on whichever wins. Settle at the best count measured; the workers
+ * workers do as well. Refine: narrow the bracket of measured counts around the best
+ * one, a midpoint at a time, while a count in it may beat the best by more than the
+ * noise and by more than the step costs. Settle at the best count measured; the workers
  * beyond it are retired (they keep what they hold).
  */
 #include <stdio.h>
@@ -67,8 +67,8 @@ static void note(struct adapt *a, double rate)
 		a->rates[a->nrates++] = (struct adapt_rate){a->k, r};
 }
 
-/* The best count measured: the fewest workers within ADAPT_DROP of the highest rate
- * (more workers must win by more than one measure's noise to be kept). */
+/* The best count measured: the fewest workers within ADAPT_SAME of the highest rate
+ * (more workers must win by more than that to be kept). */
 static unsigned best(const struct adapt *a)
 {
 	uint32_t top = 0;
@@ -78,7 +78,7 @@ static unsigned best(const struct adapt *a)
 		top = MAX(top, a->rates[i].pages_per_s);
 	for (unsigned i = 0; i < a->nrates; i++)
 		if ((uint64_t)a->rates[i].pages_per_s * 100 >=
-			(uint64_t)top * (100 - ADAPT_DROP) &&
+			(uint64_t)top * (100 - ADAPT_SAME) &&
 		    (!b || a->rates[i].workers < b))
 			b = a->rates[i].workers;
 	return b;
@@ -148,83 +148,64 @@ static unsigned fewest(const struct adapt *a)
 	return f;
 }
 
-/* Whether the rate at count k is within ADAPT_DROP of the rate at b. */
-static bool level(const struct adapt *a, unsigned k, unsigned b)
+/* The most a count strictly between b and its measured neighbour nb may give (0: no
+ * count lies between): a node's rate per worker does not grow with more workers, so
+ * no count k gives more than k times the lower end's rate per worker. */
+static double gap_bound(const struct adapt *a, unsigned b, unsigned nb)
 {
-	return (uint64_t)measured(a, k) * 100 >=
-	       (uint64_t)measured(a, b) * (100 - ADAPT_DROP);
-}
+	unsigned from = MIN(b, nb), to = MAX(b, nb);
 
-/* The midpoint between b and a measured neighbour, when it is worth a measure: there
- * is one, and the gap is more than a quarter of b (a knee found closer gains less than
- * the noise of a measure). 0 otherwise. */
-static unsigned midpoint(const struct adapt *a, unsigned b, unsigned side)
-{
-	unsigned mid = (side + b) / 2, gap = side > b ? side - b : b - side;
-
-	if (mid == side || mid == b || measured(a, mid) || 4 * gap <= b)
+	if (!nb || to - from < 2)
 		return 0;
-	return mid;
-}
-
-/* From lo workers to b the rate grew by less than half of what b/lo times as many
- * would give: the curve bends between them, and a count between may beat b. */
-static bool bent(const struct adapt *a, unsigned lo, unsigned b)
-{
-	return 2 * ((uint64_t)measured(a, b) * lo - (uint64_t)measured(a, lo) * lo) <
-	       (uint64_t)measured(a, lo) * (b - lo);
-}
-
-/* The side of b that k lies on, as a bit of struct adapt's sides. */
-static unsigned side(unsigned b, unsigned k)
-{
-	return k < b ? ADAPT_BELOW : ADAPT_ABOVE;
+	return (double)measured(a, from) * (to - 1) / from;
 }
 
 /*
- * After growing (and shrinking): the best count measured, with clearly worse ones on
- * both sides, has the knee between its neighbours. Try the midpoint toward the better
- * neighbour; when it loses, the one toward the other; when either wins, it is the new
- * best and its (nearer) neighbours are tried the same way. A neighbour within
- * ADAPT_DROP of the best says the curve is flat on that side: below, the best is
- * already the fewest workers of the top and nothing is to be won; above, a count
- * below the best may still win, and is tried when the curve bends there, as below
- * the node's ceiling, which has no neighbour above. ADAPT_MAX_REFINE midpoints at
- * most.
+ * Whether the gap between b and its neighbour nb is worth a measure (its bound, or 0):
+ * a count in it may beat b by more than a measure's noise (ADAPT_DROP: less could not
+ * be told from b), and what that would save of the work left is more than the step
+ * costs: a warm-up and a measure as long as the last, at a rate that may be as low as
+ * the neighbour's (between two counts the rate is at least the lower of theirs).
+ * Where the work left is not known, the noise alone decides.
+ */
+static double gap_worth(const struct adapt *a, unsigned b, unsigned nb)
+{
+	double bound = gap_bound(a, b, nb), rb = measured(a, b), rn = measured(a, nb);
+	double gain, cost;
+
+	if (!rb || bound * 100 <= rb * (100 + ADAPT_DROP))
+		return 0;
+	if (!a->left)
+		return bound;
+	gain = (double)a->left / rb - (double)a->left / bound;
+	cost = a->step_s * (rb > rn ? 1 - rn / rb : 0);
+	return gain > cost ? bound : 0;
+}
+
+/*
+ * After growing (and shrinking): the best count measured lies between its measured
+ * neighbours, and so, the rate having one peak, does the best count. Narrow that
+ * bracket: measure the midpoint of the side whose gap may give the most; a midpoint
+ * that wins is the new best (its neighbours the new bracket), one that loses the new
+ * neighbour on its side. Each step shrinks the bracket; it stops when no gap is worth
+ * a measure (gap_worth()), or after ADAPT_MAX_REFINE steps. So a sharp peak between
+ * two counts measured lower (11 between 8 and 16, both far below it) is found. With
+ * no measured count above the best (growth stopped there for a reason, or it is the
+ * ceiling), nothing is looked for above; with none below, nothing below (the fewest
+ * measured is one worker, or the probe's one writer said fewer could not win).
  */
 static unsigned refine(struct adapt *a, const char *how)
 {
-	unsigned b = best(a), lo, hi, first, second, mid = 0;
+	unsigned b = best(a), lo, hi, mid;
+	double up, down;
 
 	a->phase = ADAPT_REFINE;
-	if (b != a->refined_at) { /* a new best: both of its sides are open */
-		a->refined_at = b;
-		a->sides = 0;
-	}
 	neighbours(a, b, &lo, &hi);
-	if ((!hi && b == a->ceiling) || (hi && level(a, hi, b)))
-		hi = lo && bent(a, lo, b) ? b : 0; /* nothing above: only below it */
-	if (!lo || !hi || a->nrefined >= ADAPT_MAX_REFINE || level(a, lo, b))
+	up = gap_worth(a, b, hi);
+	down = gap_worth(a, b, lo);
+	if ((!up && !down) || a->nrefined >= ADAPT_MAX_REFINE)
 		return settle(a, how);
-	if (hi == b) { /* only below: whatever was tried above */
-		mid = midpoint(a, b, lo);
-	} else {
-		/* each side once, the better neighbour's first; a side is known by where
-		 * it lies, not by which neighbour is better now (a midpoint tried and lost
-		 * is the new neighbour on its side, and may measure above the other) */
-		first = measured(a, hi) > measured(a, lo) ? hi : lo;
-		second = first == lo ? hi : lo;
-		if (!(a->sides & side(b, first))) {
-			a->sides |= side(b, first);
-			mid = midpoint(a, b, first);
-		}
-		if (!mid && !(a->sides & side(b, second))) {
-			a->sides |= side(b, second);
-			mid = midpoint(a, b, second);
-		}
-	}
-	if (!mid)
-		return settle(a, how);
+	mid = up > down ? (b + hi) / 2 : (lo + b) / 2;
 	a->nrefined++;
 	return go(a, mid);
 }

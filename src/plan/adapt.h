@@ -3,7 +3,8 @@
  * adapt.h - pure: how many workers a node should have, found while it works. The
  * node's reservation rate is measured with k workers from a small start, k is
  * doubled while that raises the rate by a meaningful margin and halved while fewer
- * workers do as well, the midpoints around the best count are tried, and the workers
+ * workers do as well, the bracket around the best count is narrowed while a step
+ * may gain more than it costs, and the workers
  * beyond the best are retired: the knee, which differs from machine to machine
  * (doc/threads.md). A measure that contradicts the others is taken once more first.
  */
@@ -15,16 +16,21 @@
 
 #define ADAPT_GAIN 5 /* percent: a doubling must raise the node's rate this much */
 #define ADAPT_DROP 3 /* percent: a measure's noise; a rate this much lower is a fall */
+/* percent: fewer workers within this of the highest rate are kept over more (a third
+ * of a measure's noise: fewer workers at 3% less cost 3% of the time; a choice that
+ * rests on noise is measured again, adapt.c's settle()) */
+#define ADAPT_SAME 2
 /* percent: a measure this far from what the others say (two measures' noise) is taken
  * again before anything is decided on it */
 #define ADAPT_DOUBT	(2 * ADAPT_DROP)
-#define ADAPT_MAX_RATES 16
+#define ADAPT_MAX_RATES 24
 /* The start: a quarter of the ceiling as a power of two, within these (a node that
  * is best with one or two workers does not pay for eight while it is measured). */
 #define ADAPT_START_MIN 2
 #define ADAPT_START_MAX 4
-/* Midpoints tried around the best count, at most. */
-#define ADAPT_MAX_REFINE 4
+/* Midpoints tried around the best count, at most (a bracket of 64 counts narrowed
+ * to one on both sides of the best). */
+#define ADAPT_MAX_REFINE 12
 /* How often the coordinator looks at its nodes' progress, the shortest a measure
  * lasts (the clock's and the scheduler's noise stay small against it), and the
  * longest (a slow node still gets measured). */
@@ -40,10 +46,6 @@ struct adapt_rate {
 	uint32_t workers;
 	uint32_t pages_per_s;
 };
-
-/* The sides of the best count that refining has tried (struct adapt's sides). */
-#define ADAPT_BELOW 1u
-#define ADAPT_ABOVE 2u
 
 enum adapt_phase {
 	ADAPT_GROW,   /* doubling from the start */
@@ -61,7 +63,11 @@ struct adapt {
 	enum adapt_phase phase;
 	unsigned weak;		    /* doublings that gained less than ADAPT_GAIN */
 	unsigned nrefined;	    /* midpoints tried: ADAPT_MAX_REFINE at most */
-	unsigned refined_at, sides; /* the best count, and its sides tried */
+	/* set by the caller before each step, for refining's costs (0: not known): the
+	 * pages the node has left, and the seconds the last change took to measure,
+	 * its warm-up included */
+	uint64_t left;
+	double step_s;
 	char how[64];		    /* how the search ended */
 	unsigned nrates;
 	struct adapt_rate rates[ADAPT_MAX_RATES];
