@@ -51,8 +51,10 @@ static int hold(int argc, char **argv, bool use)
 		rc = sim_use(kb, pages, (unsigned)node);
 	} else {
 		struct hp_idset cpu = {0};
+		int i = sim_node_index((unsigned)node);
 
-		idset_add(&cpu, 0); /* on the node's CPUs too: 6.1 places by CPU */
+		/* on the node's CPUs too: 6.1 places by CPU */
+		idset_add(&cpu, i >= 0 ? sim_state()->nodes[i].cpu0 : 0);
 		rc = hugetlb_bind((unsigned)node, &cpu);
 		if (!rc)
 			rc = hugetlb_reserve(kb, pages, &r);

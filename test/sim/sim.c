@@ -355,8 +355,11 @@ static int sim_bind(unsigned node, const struct hp_idset *cpus)
 	if (n < 0)
 		return -EINVAL;
 	sim_my_bind = n;
-	if (cpus && idset_count(cpus))
-		sim_my_cpu = n;
+	/* pinned to CPUs: the process runs on the node they belong to (a CPU-less
+	 * node's workers run on another node's) */
+	for (unsigned c = 0; cpus && c < sim_cur->nnodes; c++)
+		if (sim_cur->nodes[c].ncpus && idset_has(cpus, sim_cur->nodes[c].cpu0))
+			sim_my_cpu = (int)c;
 	return 0;
 }
 

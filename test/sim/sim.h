@@ -17,9 +17,11 @@
 
 #include "hugetlb.h"
 
-#define SIM_MAX_NODES	64
-#define SIM_MAX_HOLDERS 2048
+#define SIM_MAX_NODES	256
+#define SIM_MAX_HOLDERS 8192
 #define SIM_MAX_RATE	16
+#define SIM_MAX_CURVES	16 /* node curves besides each size's own */
+#define SIM_MAX_GROUPS	64 /* groups of nodes sharing a cap (sockets) */
 
 enum sim_rule { SIM_RULE_NR, SIM_RULE_PERSISTENT };
 /* Where a surplus page goes: the CPU's node (6.1), the lowest node the bind allows
@@ -31,17 +33,33 @@ struct sim_rate {
 	double pages_per_s; /* the node's rate with that many, all together */
 };
 
+/* The cost model: a node's pages a second with W allocators at work, interpolated
+ * between entries, proportional below the first, flat past the last. */
+struct sim_curve {
+	unsigned nrate;
+	struct sim_rate rate[SIM_MAX_RATE];
+};
+
 struct sim_size {
 	uint64_t kb;
 	uint64_t resv, overcommit;
 	unsigned next_alloc, next_free; /* the kernel's round-robin node cursors */
-	unsigned nrate;
-	struct sim_rate rate[SIM_MAX_RATE];
+	struct sim_curve curve;		/* every node's, unless its own is given */
+};
+
+/* Nodes whose summed rate of one size is capped (a socket's memory controllers). */
+struct sim_group {
+	unsigned z;
+	double cap; /* pages a second, all its nodes together */
 };
 
 struct sim_node {
 	unsigned id;
 	bool has_memory, has_cpus;
+	uint32_t ncpus, cpu0; /* its CPUs: how many, and the first */
+	/* its curve per size: 0 the size's own, else curves[i - 1] */
+	uint8_t curve[HUGETLB_MAX_SIZES];
+	uint8_t group; /* 0: none, else groups[i - 1] */
 	uint64_t mem_total, mem_free; /* bytes */
 	struct hp_pool pool[HUGETLB_MAX_SIZES];
 	int32_t active; /* processes allocating on the node now (the cost model) */
@@ -76,6 +94,11 @@ struct sim_state {
 	double scale;	     /* simulated seconds per real second (the host's clock) */
 	bool clock_virtual;  /* the simulated kernel keeps its own time (simclock.c) */
 	uint32_t fork_us;    /* what a fork costs the parent in simulated time */
+	double noise;	     /* a node's rate is off by up to this fraction, ... */
+	uint32_t noise_seed; /* ... the same in every run of a seed */
+	unsigned ncurves, ngroups;
+	struct sim_curve curves[SIM_MAX_CURVES];
+	struct sim_group groups[SIM_MAX_GROUPS];
 	uint64_t default_kb; /* Hugepagesize of /proc/meminfo */
 	struct sim_size sizes[HUGETLB_MAX_SIZES];
 	struct sim_node nodes[SIM_MAX_NODES];
@@ -97,7 +120,7 @@ struct sim_state {
  * kernel's spinlocked sections do. Pages a killed process was allocating are in its
  * holder's inflight counts and go back with it.
  */
-#define SIM_MAGIC "HPSIM5"
+#define SIM_MAGIC "HPSIM6"
 
 struct sim_file {
 	char magic[8];
@@ -118,8 +141,10 @@ void sim_unlock(void);
 int sim_node_index(unsigned id);
 int sim_size_index(uint64_t kb);
 int simfile_create(const char *state_file);
-/* Seconds one allocator spends on a page of size z while k allocate on its node. */
-double sim_page_seconds(unsigned z, int k);
+/* Node n's pages a second of size z with w allocators at work (its curve; 0: none). */
+double sim_node_rate(unsigned n, unsigned z, double w);
+/* Seconds one allocator spends on a page of size z while k allocate on node n. */
+double sim_page_seconds(unsigned n, unsigned z, int k);
 /* What exit does for process pid, now; and for every holder whose process is gone. */
 void sim_exit_pid(pid_t pid);
 void sim_reap(void);

@@ -178,28 +178,41 @@ static void clk_reap_dying(void)
 	}
 }
 
-/* Seconds one allocator spends on a page while 'k' allocate on the node: the rate
- * table gives the node's pages per second with k at work, shared among them. */
-double sim_page_seconds(unsigned z, int k)
+/* Node n's curve of size z: its own where the machine file gives one. */
+static const struct sim_curve *curve_of(unsigned n, unsigned z)
 {
-	const struct sim_size *sz = &sim_cur->sizes[z];
-	double rate;
+	unsigned c = sim_cur->nodes[n].curve[z];
+
+	return c ? &sim_cur->curves[c - 1] : &sim_cur->sizes[z].curve;
+}
+
+double sim_node_rate(unsigned n, unsigned z, double w)
+{
+	const struct sim_curve *c = curve_of(n, z);
 	unsigned i;
 
-	if (!sz->nrate)
+	if (!c->nrate)
 		return 0;
-	k = k < 1 ? 1 : k;
-	for (i = 0; i + 1 < sz->nrate && sz->rate[i + 1].workers <= (unsigned)k; i++)
+	w = w < 1e-9 ? 1e-9 : w;
+	if (w < c->rate[0].workers)
+		return c->rate[0].pages_per_s * w / c->rate[0].workers;
+	for (i = 0; i + 1 < c->nrate && c->rate[i + 1].workers <= w; i++)
 		;
-	rate = sz->rate[i].pages_per_s;
-	if ((unsigned)k < sz->rate[0].workers)
-		rate = sz->rate[0].pages_per_s * k / sz->rate[0].workers;
-	else if (i + 1 < sz->nrate) {
-		const struct sim_rate *a = &sz->rate[i], *b = &sz->rate[i + 1];
+	if (i + 1 == c->nrate)
+		return c->rate[i].pages_per_s;
+	return c->rate[i].pages_per_s +
+	       (c->rate[i + 1].pages_per_s - c->rate[i].pages_per_s) *
+		   (w - c->rate[i].workers) / (c->rate[i + 1].workers - c->rate[i].workers);
+}
 
-		rate = a->pages_per_s + (b->pages_per_s - a->pages_per_s) *
-					    (k - a->workers) / (b->workers - a->workers);
-	}
+/* Seconds one allocator spends on a page while 'k' allocate on node n: the curve
+ * gives the node's pages per second with k at work, shared among them. */
+double sim_page_seconds(unsigned n, unsigned z, int k)
+{
+	double rate;
+
+	k = k < 1 ? 1 : k;
+	rate = sim_node_rate(n, z, k);
 	return rate > 0 ? k / rate : 0;
 }
 
@@ -212,7 +225,7 @@ uint64_t sim_batch(unsigned z, unsigned n, bool write)
 	 * in stretches, which a signal or the deadline can cut between. */
 	if (simclock_on() && !write)
 		return UINT64_MAX;
-	s = sim_page_seconds(z, sim_cur->nodes[n].active + 1) /
+	s = sim_page_seconds(n, z, sim_cur->nodes[n].active + 1) /
 	    (sim_cur->scale > 0 && !simclock_on() ? sim_cur->scale : 1);
 
 	/* Each sleep drops and retakes the lock and copies the state: sleep in stretches
@@ -220,23 +233,84 @@ uint64_t sim_batch(unsigned z, unsigned n, bool write)
 	return s > 0 ? MAX((uint64_t)(SIM_BATCH_S / s), UINT64_C(1)) : UINT64_MAX;
 }
 
-/* Each slot's allocation rate, pages a second, with W in flight on its node. */
+/* Node n's factor of noise in the stretch of time 'period': within 1 +- noise, the
+ * same for a seed in every run (a hash of seed, node and stretch). */
+static double noise_at(unsigned n, uint64_t period)
+{
+	uint64_t h = sim_cur->noise_seed * UINT64_C(0x9e3779b97f4a7c15) ^
+		     (n + 1) * UINT64_C(0xbf58476d1ce4e5b9) ^ period * UINT64_C(0x94d049bb133111eb);
+
+	h ^= h >> 31;
+	h *= UINT64_C(0xd6e8feb86659fd39);
+	h ^= h >> 28;
+	return 1 + sim_cur->noise * (2.0 * (double)(h >> 11) / (double)(UINT64_C(1) << 53) - 1);
+}
+
+/*
+ * Each slot's allocation rate, pages a second (doc/simulator.md, "Time"). The
+ * allocators that run on a node's CPUs share them (processor sharing): each has
+ * min(1, CPUs / allocators there) of a CPU, and allocates only while it has one. A
+ * memory node's allocators at work are the sum of those shares, w, and the node
+ * gives its curve at w, times its noise, times its group's cap where the group's
+ * nodes together would give more; each allocator its share of that.
+ */
 static void item_rates(double *rate)
 {
-	unsigned w[SIM_MAX_NODES] = {0};
+	static double w[SIM_MAX_NODES], share[SIM_MAX_NODES], node[SIM_MAX_NODES];
+	static double group[SIM_MAX_GROUPS];
+	static unsigned demand[SIM_MAX_NODES];
+	static int zof[SIM_MAX_NODES];
+	uint64_t period = clk_tab->now_ns / SIM_NOISE_NS;
+	unsigned nn = sim_cur->nnodes;
 
+	for (unsigned n = 0; n < nn; n++)
+		w[n] = node[n] = demand[n] = 0, zof[n] = -1;
+	for (unsigned g = 0; g < sim_cur->ngroups; g++)
+		group[g] = 0;
 	for (unsigned s = 0; s < clk_tab->top; s++)
-		if (clk_tab->p[s].state == P_WAIT && clk_tab->p[s].node >= 0)
-			w[clk_tab->p[s].node]++;
+		if (clk_tab->p[s].state == P_WAIT && clk_tab->p[s].node >= 0 &&
+		    clk_tab->p[s].cpu >= 0)
+			demand[clk_tab->p[s].cpu]++;
+	for (unsigned n = 0; n < nn; n++) {
+		unsigned c = sim_cur->nodes[n].ncpus;
+
+		share[n] = c && demand[n] > c ? (double)c / demand[n] : 1;
+	}
+	for (unsigned s = 0; s < clk_tab->top; s++) {
+		const struct clk_proc *p = &clk_tab->p[s];
+
+		if (p->state == P_WAIT && p->node >= 0) {
+			w[p->node] += p->cpu >= 0 ? share[p->cpu] : 1;
+			if (zof[p->node] < 0)
+				zof[p->node] = p->z;
+		}
+	}
+	for (unsigned n = 0; n < nn; n++) {
+		unsigned g = sim_cur->nodes[n].group;
+
+		if (zof[n] < 0)
+			continue;
+		node[n] = sim_node_rate(n, (unsigned)zof[n], w[n]);
+		if (sim_cur->noise > 0)
+			node[n] *= noise_at(n, period);
+		if (g && sim_cur->groups[g - 1].z == (unsigned)zof[n])
+			group[g - 1] += node[n];
+	}
+	for (unsigned n = 0; n < nn; n++) {
+		unsigned g = sim_cur->nodes[n].group;
+
+		if (zof[n] >= 0 && g && sim_cur->groups[g - 1].z == (unsigned)zof[n] &&
+		    group[g - 1] > sim_cur->groups[g - 1].cap)
+			node[n] *= sim_cur->groups[g - 1].cap / group[g - 1];
+	}
 	for (unsigned s = 0; s < clk_tab->top; s++) {
 		const struct clk_proc *p = &clk_tab->p[s];
 
 		rate[s] = 0;
-		if (p->state == P_WAIT && p->node >= 0) {
-			double ps = sim_page_seconds(p->z, (int)w[p->node]);
-
-			rate[s] = ps > 0 ? 1 / ps : INFINITY;
-		}
+		if (p->state == P_WAIT && p->node >= 0)
+			rate[s] = node[p->node] > 0
+				      ? node[p->node] * (p->cpu >= 0 ? share[p->cpu] : 1) / w[p->node]
+				      : INFINITY;
 	}
 }
 
@@ -264,8 +338,12 @@ static bool advance(void)
 			next = MIN(next, p->wake_ns);
 		if (p->intr && p->alarm_ns)
 			next = MIN(next, p->alarm_ns);
-		if (p->node >= 0)
+		if (p->node >= 0) {
 			next = MIN(next, item_end(p, rate[s], now));
+			/* the noise changes at the next stretch: the rates with it */
+			if (sim_cur->noise > 0)
+				next = MIN(next, (now / SIM_NOISE_NS + 1) * SIM_NOISE_NS);
+		}
 	}
 	if (next == UINT64_MAX)
 		return false;
@@ -446,6 +524,7 @@ bool simclock_spend(unsigned n, unsigned z, double pages, bool write)
 	p->intr = write;
 	p->node = (int16_t)n;
 	p->z = (int16_t)z;
+	p->cpu = (int16_t)sim_my_cpu;
 	p->left = pages;
 	return clk_yield(write ? "write" : "reserve") != WOKE_SIGNAL;
 }

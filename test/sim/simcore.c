@@ -377,7 +377,7 @@ static void retake(void)
  * cost before. False when a signal cut a write short. */
 static bool host_spend(unsigned n, unsigned z, uint64_t pages, bool write)
 {
-	double s = pages * sim_page_seconds(z, sim_cur->nodes[n].active) /
+	double s = pages * sim_page_seconds(n, z, sim_cur->nodes[n].active) /
 		   (sim_cur->scale > 0 ? sim_cur->scale : 1);
 	double paid = MIN(s, debt_s), t0;
 	struct timespec ts, left;
@@ -410,7 +410,7 @@ bool sim_spend(unsigned n, unsigned z, uint64_t pages, bool write)
 	struct sim_holder *h = sim_holder_of(z, true);
 	bool done;
 
-	if (!sim_cur->sizes[z].nrate || !pages || !h)
+	if (!sim_node_rate(n, z, 1) || !pages || !h)
 		return true;
 	sim_cur->nodes[n].active++;
 	h->active = n;

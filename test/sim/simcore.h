@@ -57,11 +57,13 @@ bool sim_spend(unsigned n, unsigned z, uint64_t pages, bool write);
 /* Pages to do between two sleeps: about SIM_BATCH_S of work. */
 #define SIM_BATCH_S 0.01
 uint64_t sim_batch(unsigned z, unsigned n, bool write);
+/* The noise (a machine's `noise` line) holds a node's rate for this long. */
+#define SIM_NOISE_NS (25 * UINT64_C(1000000))
 
 /* ---- the clock (simclock.c, simseam.c) ---------------------------------------- */
 
-#define CLK_MAGIC "HPCLK1"
-#define CLK_MAX 2048
+#define CLK_MAGIC "HPCLK2"
+#define CLK_MAX 8192
 /* A waiting process looks this often (host time) whether the baton's holder died
  * without a word, and says once when one has held it too long. */
 #define CLK_LOOK_MS 200
@@ -82,6 +84,7 @@ struct clk_proc {
 	uint8_t event, intr;
 	/* an allocation in flight: node and size index (node -1: none), pages left */
 	int16_t node, z;
+	int16_t cpu; /* the node whose CPUs it runs on (-1: not known, none taken) */
 	double left;
 	uint64_t alarm_ns; /* the deadline's SIGALRM, 0: none */
 	uint64_t ready_seq;

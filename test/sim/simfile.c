@@ -18,6 +18,96 @@
 #include "sim.h"
 #include "topology.h"
 
+/* A curve's points, "W:P ...", from the rest of a line. */
+static int parse_curve(struct sim_curve *c, char **save)
+{
+	char *v;
+
+	c->nrate = 0;
+	while ((v = strtok_r(NULL, " \t\n", save))) {
+		struct sim_rate *r = &c->rate[c->nrate];
+		char *colon = strchr(v, ':');
+
+		if (!colon || c->nrate == SIM_MAX_RATE)
+			return -EINVAL;
+		*colon = '\0';
+		r->workers = (uint32_t)strtoul(v, NULL, 10);
+		r->pages_per_s = strtod(colon + 1, NULL);
+		if (!r->workers || r->pages_per_s <= 0 ||
+		    (c->nrate && r->workers <= c->rate[c->nrate - 1].workers))
+			return -EINVAL;
+		c->nrate++;
+	}
+	return c->nrate ? 0 : -EINVAL;
+}
+
+/* A size's index from its kB, as a word of the line; -1: none. */
+static int size_of(const struct sim_state *st, const char *v)
+{
+	uint64_t kb;
+
+	if (!v || parse_u64(v, &kb))
+		return -1;
+	for (unsigned z = 0; z < st->nsizes; z++)
+		if (st->sizes[z].kb == kb)
+			return (int)z;
+	return -1;
+}
+
+/* "node LIST rate KB W:P ..." (those nodes' own curve) or "group LIST cap KB P"
+ * (those nodes' summed rate at most P); v is LIST. */
+static int nodes_line(struct sim_state *st, const char *key, char *v, char **save)
+{
+	struct hp_idset ids;
+	char *what = strtok_r(NULL, " \t\n", save);
+	int z = size_of(st, strtok_r(NULL, " \t\n", save)), rc;
+	unsigned tag;
+
+	if (parse_idlist(v, SIM_MAX_NODES * 4, &ids) || z < 0 || !what)
+		return -EINVAL;
+	if (!strcmp(key, "node") && !strcmp(what, "rate")) {
+		if (st->ncurves == SIM_MAX_CURVES)
+			return -E2BIG;
+		rc = parse_curve(&st->curves[st->ncurves], save);
+		if (rc)
+			return rc;
+		tag = ++st->ncurves;
+	} else if (!strcmp(key, "group") && !strcmp(what, "cap")) {
+		char *cap = strtok_r(NULL, " \t\n", save);
+
+		if (!cap || st->ngroups == SIM_MAX_GROUPS || strtod(cap, NULL) <= 0)
+			return -EINVAL;
+		st->groups[st->ngroups] =
+		    (struct sim_group){.z = (unsigned)z, .cap = strtod(cap, NULL)};
+		tag = ++st->ngroups;
+	} else {
+		return -EINVAL;
+	}
+	for (unsigned n = 0; n < st->nnodes; n++) {
+		if (!idset_has(&ids, st->nodes[n].id))
+			continue;
+		if (!strcmp(key, "node"))
+			st->nodes[n].curve[z] = (uint8_t)tag;
+		else
+			st->nodes[n].group = (uint8_t)tag;
+	}
+	return 0;
+}
+
+/* "noise PCT SEED": each node's rate off by up to PCT%, drawn from SEED. */
+static int noise_line(struct sim_state *st, const char *pct, char **save)
+{
+	char *seed = strtok_r(NULL, " \t\n", save), *end;
+	double p = strtod(pct, &end);
+	uint64_t v;
+
+	if (*end || p < 0 || p >= 100 || !seed || parse_u64(seed, &v) || v > UINT32_MAX)
+		return -EINVAL;
+	st->noise = p / 100;
+	st->noise_seed = (uint32_t)v;
+	return 0;
+}
+
 /* One line of the machine file; see doc/simulator.md. */
 static int machine_line(struct sim_state *st, char *line)
 {
@@ -46,31 +136,14 @@ static int machine_line(struct sim_state *st, char *line)
 		st->clock_virtual = strcmp(v, "virtual") == 0;
 	else if (strcmp(key, "fork-us") == 0 && parse_u64(v, &kb) == 0 && kb <= 1000000)
 		st->fork_us = (uint32_t)kb;
-	else if (strcmp(key, "rate") == 0 && parse_u64(v, &kb) == 0) {
-		struct sim_size *sz = NULL;
-
-		for (unsigned z = 0; z < st->nsizes; z++)
-			if (st->sizes[z].kb == kb)
-				sz = &st->sizes[z];
-		if (!sz)
-			return -EINVAL;
-		while ((v = strtok_r(NULL, " \t\n", &save)) && sz->nrate < SIM_MAX_RATE) {
-			struct sim_rate *r = &sz->rate[sz->nrate];
-			char *colon = strchr(v, ':');
-
-			if (!colon)
-				return -EINVAL;
-			*colon = '\0';
-			r->workers = (uint32_t)strtoul(v, NULL, 10);
-			r->pages_per_s = strtod(colon + 1, NULL);
-			if (!r->workers || r->pages_per_s <= 0 ||
-			    (sz->nrate && r->workers <= sz->rate[sz->nrate - 1].workers))
-				return -EINVAL;
-			sz->nrate++;
-		}
-	} else {
+	else if (strcmp(key, "rate") == 0 && size_of(st, v) >= 0)
+		return parse_curve(&st->sizes[size_of(st, v)].curve, &save);
+	else if (strcmp(key, "node") == 0 || strcmp(key, "group") == 0)
+		return nodes_line(st, key, v, &save);
+	else if (strcmp(key, "noise") == 0)
+		return noise_line(st, v, &save);
+	else
 		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -136,6 +209,9 @@ static int read_nodes(struct sim_state *st)
 		snprintf(dir, sizeof(dir), NODE_DIR "/node%u/cpulist", id);
 		nd->has_cpus = path_read_idlist(&cpus, HP_MAX_CPUS, dir) == 0 &&
 			       idset_count(&cpus) > 0;
+		nd->ncpus = nd->has_cpus ? idset_count(&cpus) : 0;
+		for (nd->cpu0 = 0; nd->has_cpus && !idset_has(&cpus, nd->cpu0);)
+			nd->cpu0++;
 		snprintf(dir, sizeof(dir), NODE_DIR "/node%u/meminfo", id);
 		rc = path_read_meminfo(dir, &nd->mem_total, &nd->mem_free);
 		if (rc)
