@@ -86,7 +86,7 @@ static unsigned plan_workers(struct size_job *j, struct parallel *pa, uint64_t *
 			continue;
 		*lacking = true;
 		if (!c->workers)
-			continue; /* a node without CPUs: per-node writes serve it */
+			continue; /* no CPUs for it: per-node writes serve it */
 		*deficit += need;
 		if (pa) {
 			pa->nodes[n].need = need;
@@ -150,7 +150,7 @@ static bool add_worker(struct parallel *pa, unsigned n)
 	if (s >= pa->cap || nr->started >= nr->cap || size_out_of_time(j))
 		return false;
 	pa->jobs[s] = (struct worker_job){.node = j->t->nodes[on].id,
-					  .cpus = j->t->nodes[on].cpus,
+					  .cpus = j->t->nodes[on == n ? j->p->host[n] : on].cpus,
 					  .kb = j->kb,
 					  .deadline = j->deadline,
 					  .work = &pa->sh.work[n],

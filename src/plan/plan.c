@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* plan.c - pure: settings and topology in, per-node targets and thread counts out. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,6 +285,39 @@ static void plan_node(const struct hp_settings *s, const struct hp_topology *t,
 	}
 }
 
+/*
+ * Where the workers of each node run. A node with CPUs: on its own. A node without
+ * CPUs (CXL memory, HBM) but with work: on the node with CPUs that has the most of
+ * them left once the earlier such nodes took their part, which gives it half of
+ * them (the heavier node first); the host keeps the rest, so that the two together
+ * never have more workers at once than its CPUs (more would gain nothing: a worker
+ * allocates only while it has a CPU). Returns each node's CPUs for workers in cpus.
+ */
+static void plan_hosts(const struct hp_topology *t, struct hp_plan *p, unsigned *cpus)
+{
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		p->host[n] = n;
+		cpus[n] = t->nodes[n].ncpus;
+	}
+	for (;;) {
+		unsigned g = UINT_MAX, h = UINT_MAX;
+
+		for (unsigned n = 0; n < t->nnodes; n++)
+			if (!t->nodes[n].ncpus && p->work[n] && p->host[n] == n &&
+			    !cpus[n] && (g == UINT_MAX || p->work[n] > p->work[g]))
+				g = n;
+		for (unsigned n = 0; n < t->nnodes; n++)
+			if (t->nodes[n].ncpus && p->host[n] == n &&
+			    (h == UINT_MAX || cpus[n] > cpus[h]))
+				h = n;
+		if (g == UINT_MAX || h == UINT_MAX || cpus[h] < 2)
+			return;
+		p->host[g] = h;
+		cpus[g] = cpus[h] / 2;
+		cpus[h] -= cpus[g];
+	}
+}
+
 /* Workers per node: auto from CPUs and work, or an explicit total spread by work;
  * then each node's workers shared among the sizes that grow there. */
 static int plan_workers(const struct hp_settings *s, const struct hp_topology *t,
@@ -292,21 +326,26 @@ static int plan_workers(const struct hp_settings *s, const struct hp_topology *t
 	uint64_t wsize[HP_MAX_SIZES];
 	unsigned wout[HP_MAX_SIZES];
 
-	p->threads_auto = s->threads == 0;
-	if (p->threads_auto) {
-		for (unsigned n = 0; n < t->nnodes; n++)
-			p->threads[n] = plan_auto_threads(t->nodes[n].ncpus, p->work[n]);
-	} else {
-		uint64_t *w = calloc(t->nnodes, sizeof(*w));
+	unsigned *cpus = calloc(t->nnodes, sizeof(*cpus));
+	uint64_t *w = calloc(t->nnodes, sizeof(*w));
 
-		if (!w)
-			return -ENOMEM;
-		/* Workers run on their node's CPUs: a CPU-less node is served serially. */
-		for (unsigned n = 0; n < t->nnodes; n++)
-			w[n] = t->nodes[n].ncpus ? p->work[n] : 0;
-		spread(s->threads, w, t->nnodes, p->threads);
+	if (!cpus || !w) {
+		free(cpus);
 		free(w);
+		return -ENOMEM;
 	}
+	plan_hosts(t, p, cpus);
+	p->threads_auto = s->threads == 0;
+	/* a node whose workers have no CPUs (no host was left) is served serially */
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		w[n] = cpus[n] ? p->work[n] : 0;
+		if (p->threads_auto)
+			p->threads[n] = plan_auto_threads(cpus[n], p->work[n]);
+	}
+	if (!p->threads_auto)
+		spread(s->threads, w, t->nnodes, p->threads);
+	free(cpus);
+	free(w);
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			const struct hp_cell *c = plan_cell(p, n, z);
@@ -334,7 +373,8 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 	p->floor = calloc(t->nnodes, sizeof(*p->floor));
 	p->work = calloc(t->nnodes, sizeof(*p->work));
 	p->threads = calloc(t->nnodes, sizeof(*p->threads));
-	if (!p->cells || !p->floor || !p->work || !p->threads) {
+	p->host = calloc(t->nnodes, sizeof(*p->host));
+	if (!p->cells || !p->floor || !p->work || !p->threads || !p->host) {
 		plan_free(p);
 		return -ENOMEM;
 	}
@@ -362,5 +402,6 @@ void plan_free(struct hp_plan *p)
 	free(p->floor);
 	free(p->work);
 	free(p->threads);
+	free(p->host);
 	memset(p, 0, sizeof(*p));
 }

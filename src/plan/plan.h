@@ -35,6 +35,9 @@ struct hp_plan {
 	uint64_t *floor;       /* per node, bytes kept free */
 	uint64_t *work;	       /* per node, bytes the workers allocate (parallel sizes) */
 	unsigned *threads;     /* per node */
+	/* per node, the node whose CPUs its workers run on: itself, or for a node
+	 * without CPUs the one it shares (plan_hosts()) */
+	unsigned *host;
 	unsigned threads_total;
 	bool threads_auto;
 	bool parallel[HP_MAX_SIZES]; /* the kernel lets this size be overcommitted */

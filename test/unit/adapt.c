@@ -170,15 +170,18 @@ static int machine_curve(const char *path, struct curve *c, unsigned *cpus)
  * of a one-node machine), for 200 seeds, a settled count whose rate is within 5% of
  * the curve's best.
  */
-/* Noisy searches of 200 that may miss by more than 5%: where two counts differ by
- * less than two measures' noise, a measure may put them in either order (on
- * sim-8n-knee3, 5 workers measured above 4 and the bracket left 3 out). */
-#define NOISY_MISSES 5
+/* Noisy searches of 200 that may miss by more than 5% (one in 20, as test/adapt.sh
+ * allows with noise): where two counts differ by less than two measures' noise, a
+ * measure may put them in either order (on sim-8n-knee3, 5 workers measured above 4
+ * and the bracket left 3 out; on sim-peak11, 12 above 11). */
+#define NOISY_MISSES 10
 
 static const struct {
 	const char *machine, *search;
 } machine_searches[] = {
     {"sim-16n-flat", "4 8 16 2 1 -> 1"},
+    {"sim-32n-256cpu", "2 4 8 6 7 5 -> 5"},
+    {"sim-64n", "4 8 16 32 24 12 14 13 10 -> 12"},
     {"sim-16n-knee12", "4 8 16 32 24 12 14 13 10 -> 12"},
     {"sim-8n-knee3", "4 8 2 6 5 3 -> 3"},
     {"sim-8n-knee6", "4 8 16 12 6 7 -> 6"},
@@ -188,8 +191,11 @@ static const struct {
     {"sim-knee", "4 8 16 32 24 12 14 13 10 -> 12"},
     {"sim-knee6", "4 8 16 12 10 6 7 -> 6"},
     {"sim-lockbound", "4 8 2 1 3 -> 2"},
+    {"sim-peak11", "4 8 16 32 12 14 10 11 -> 11"},
     {"sim-skylake", "4 8 16 32 24 20 12 18 14 17 -> 16"},
     {"sim-smallnodes", "2 4 6 5 -> 4"},
+    {"sim-sockets", "4 8 16 12 14 15 15 -> 15"},
+    {"sim-unequal", "4 8 16 12 10 6 7 -> 6"},
 };
 
 UNIT_TEST(machines,

@@ -142,8 +142,9 @@ UNIT_TEST(overflow, "values near 2^64 are capped, not wrapped")
 	plan_free(&p);
 }
 
-/* A node without memory gets nothing; a CPU-less node no workers. */
-UNIT_TEST(no_memory, "a node without memory gets nothing, a CPU-less node no workers")
+/* A node without memory gets nothing; a CPU-less node's workers share another's CPUs. */
+UNIT_TEST(no_memory,
+	  "a node without memory gets nothing, a CPU-less node half of a host's CPUs")
 {
 	struct hp_settings *s = &S;
 	struct hp_topology t;
@@ -158,7 +159,9 @@ UNIT_TEST(no_memory, "a node without memory gets nothing, a CPU-less node no wor
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(plan_cell(&p, 2, 0)->target == 0 &&
 	      plan_cell(&p, 2, 0)->cut == HP_CUT_NO_MEMORY);
-	CHECK(p.threads[0] == 4 && p.threads[1] == 0 && p.threads[2] == 0);
+	/* node 1's workers run on node 0's CPUs, two each: never more than its four */
+	CHECK(p.threads[0] == 2 && p.threads[1] == 2 && p.threads[2] == 0);
+	CHECK(p.host[0] == 0 && p.host[1] == 0 && p.host[2] == 2);
 	plan_free(&p);
 }
 
