@@ -171,52 +171,12 @@ once() {
 	return "$rc"
 }
 
-# wanted NAME: within a case, whether NAME is wanted; outside one (a suite not yet
-# made of declared cases), whether the check NAME, up to its first ':', is wanted.
-wanted() {
-	local c globs
-	if [ -n "$CASE" ]; then
-		return 0
-	fi
-	if [ -n "${HUGEPAR_LIST:-}" ]; then
-		echo "${1%%:*}" >>"$HUGEPAR_LIST"
-		return 1
-	fi
-	[ -z "${HUGEPAR_CASES:-}" ] && return 0
-	read -ra globs <<<"$HUGEPAR_CASES"
-	for c in "${globs[@]}"; do
-		# shellcheck disable=SC2053
-		[[ ${1%%:*} == $c ]] && return 0
-	done
-	return 1
-}
-# any_wanted CASE...: whether one of these cases is wanted (work they share)
-any_wanted() {
-	local c r=1
-	for c in "$@"; do wanted "$c" && r=0; done
-	return $r
-}
-# long_case CASE: wanted, and either a long run (HUGEPAR_LONG=1: make check-all) or
-# named in TESTS; a long case that make check leaves out is shown as skipped
-long_case() {
-	if [ -z "${HUGEPAR_LONG:-}" ] && [ -z "${HUGEPAR_CASES:-}" ]; then
-		[ -z "${HUGEPAR_LIST:-}" ] && skip "$1: a long case, in make check-all"
-		wanted "$1"
-		return 1
-	fi
-	wanted "$1"
-}
 # pass, fail, skip MESSAGE: a check of the running case (shown as "CASE: MESSAGE")
 pass() { label "$*" || return 0; PASSED=$((PASSED + 1)); echo "ok   $LABEL"; }
 fail() { label "$*" || return 0; FAILED=$((FAILED + 1)); echo "FAIL $LABEL"; }
 skip() { label "$*" || return 0; SKIPPED=$((SKIPPED + 1)); echo "skip $LABEL"; }
 label() {
-	if [ -n "$CASE" ]; then
-		LABEL="$CASE: $1"
-	else
-		wanted "$1" || return 1
-		LABEL=$1
-	fi
+	LABEL=${CASE:+$CASE: }$1
 }
 
 # check NAME COMMAND...: pass when the command succeeds.
