@@ -3,7 +3,7 @@
 # The layers of the binary, lowest first, written once, as folders: a file may include
 # the headers of its own layer and of the layers below, never above; and no two
 # modules (X.c with X.h) may include each other, even within a layer (tsort finds the
-# loops). The simulated kernel's five files are one module, and with the fault
+# loops). The simulated kernel's six files are one module, and with the fault
 # seam's implementation it is the test build's side of the kernel layer.
 # doc/architecture.md shows the map.
 . "$(dirname "$0")/lib.sh"
@@ -23,7 +23,7 @@ module() {
 	local b
 	b=$(basename "$1")
 	b=${b%.[ch]}
-	case $b in simcore | simfile | simclock | simseam) b=sim ;; esac
+	case $b in simcore | simfile | simclock | simseam | simcost) b=sim ;; esac
 	echo "$b"
 }
 # layer NAME: the layer of a file of the tree, by its folder

@@ -57,6 +57,9 @@ bool sim_spend(unsigned n, unsigned z, uint64_t pages, bool write);
 /* Pages to do between two sleeps: about SIM_BATCH_S of work. */
 #define SIM_BATCH_S 0.01
 uint64_t sim_batch(unsigned z, unsigned n, bool write);
+/* Each clock slot's allocation rate, pages a second (simcost.c): the node's curve at
+ * the CPU shares of its allocators, its noise and its group's cap, shared. */
+void sim_item_rates(double *rate);
 /* The noise (a machine's `noise` line) holds a node's rate for this long. */
 #define SIM_NOISE_NS (25 * UINT64_C(1000000))
 
