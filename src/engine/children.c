@@ -77,7 +77,7 @@ int children_spawn(struct children *cs, const struct spawn *sp, child_fn fn, voi
 		return -errno;
 	}
 	fflush(NULL);
-	pid = clock_fork(sp->pdeathsig);
+	pid = proc_fork(sp->pdeathsig);
 	if (pid == 0) {
 		for (unsigned i = 0; i < cs->n; i++) {
 			close(cs->c[i].rfd);
@@ -88,7 +88,7 @@ int children_spawn(struct children *cs, const struct spawn *sp, child_fn fn, voi
 		if (cp[1] >= 0)
 			close(cp[1]);
 		fn(arg, rp[1], cp[0]);
-		clock_exit(0);
+		proc_exit(0);
 	}
 	close(rp[1]);
 	if (cp[0] >= 0)
@@ -115,7 +115,7 @@ int children_spawn(struct children *cs, const struct spawn *sp, child_fn fn, voi
 static void reap(struct child *c)
 {
 	while (!c->gone) {
-		if (clock_waitpid(c->pid, &c->status, 0) == c->pid || errno != EINTR)
+		if (proc_waitpid(c->pid, &c->status, 0) == c->pid || errno != EINTR)
 			c->gone = true;
 	}
 }
@@ -124,7 +124,7 @@ static void signal_working(struct children *cs, int sig)
 {
 	for (unsigned i = 0; i < cs->n; i++)
 		if (!cs->c[i].reported && !cs->c[i].gone)
-			clock_kill(cs->c[i].pid, sig);
+			proc_kill(cs->c[i].pid, sig);
 }
 
 void children_collect(struct children *cs, const struct collect_policy *p)

@@ -51,7 +51,7 @@ static void size_main(void *arg, int wfd, int ctl)
 	size_run(j);
 	xwrite(wfd, &j->rep, sizeof(j->rep));
 	child_report(wfd, j->notes, j->t->nnodes * sizeof(*j->notes));
-	clock_exit(0);
+	proc_exit(0);
 }
 
 static bool size_has_work(const struct hp_plan *p, unsigned z)
@@ -78,7 +78,7 @@ static void reap_orphans(void)
 	uint64_t until = clock_now_ms() + 2000;
 
 	while (clock_now_ms() < until) {
-		pid_t pid = clock_waitpid(-1, NULL, WNOHANG);
+		pid_t pid = proc_waitpid(-1, NULL, WNOHANG);
 
 		if (pid < 0 && errno == EINTR)
 			continue;

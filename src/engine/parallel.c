@@ -36,7 +36,7 @@ struct node_run {
 	unsigned started, cap; /* workers started, and at most */
 	/* when the current measure (or the warm-up) began; when the count changed */
 	uint64_t mark_ms, change_ms;
-	bool warm;	       /* the workers started last have made a claim each */
+	bool warm; /* the workers started last have made a claim each */
 };
 
 struct shared {
@@ -69,10 +69,9 @@ static uint64_t claim_size(uint64_t need, unsigned ceiling)
 	return MAX(need / (64 * (uint64_t)MAX(ceiling, 1u)), UINT64_C(1));
 }
 
-/* What each node still lacks (the auto probe may have added some), its ceiling of
- * workers, and the slots they need. */
-static unsigned plan_workers(struct size_job *j, struct parallel *pa, uint64_t *deficit,
-			     bool *lacking)
+/* What each node lacks (the auto probe may have added some), its ceiling, its slots. */
+static unsigned plan_slots(struct size_job *j, struct parallel *pa, uint64_t *deficit,
+			   bool *lacking)
 {
 	unsigned slots = 0;
 
@@ -150,7 +149,7 @@ static bool add_worker(struct parallel *pa, unsigned n)
 	if (s >= pa->cap || nr->started >= nr->cap || size_out_of_time(j))
 		return false;
 	pa->jobs[s] = (struct worker_job){.node = j->t->nodes[on].id,
-					  .cpus = j->t->nodes[on == n ? j->p->host[n] : on].cpus,
+					  .cpus = j->t->nodes[j->p->host[on]].cpus,
 					  .kb = j->kb,
 					  .deadline = j->deadline,
 					  .work = &pa->sh.work[n],
@@ -256,7 +255,8 @@ static bool tick(void *arg)
 	for (unsigned n = 0; n < pa->j->t->nnodes; n++) {
 		struct node_run *nr = &pa->nodes[n];
 		uint64_t claim = pa->sh.work[n].claim;
-		int64_t left = __atomic_load_n(&pa->sh.work[n].remaining, __ATOMIC_RELAXED);
+		int64_t left =
+		    __atomic_load_n(&pa->sh.work[n].remaining, __ATOMIC_RELAXED);
 		double rate;
 		unsigned k;
 
@@ -458,7 +458,7 @@ int size_parallel(struct size_job *j)
 	bool lacking;
 	int rc;
 
-	pa.cap = plan_workers(j, NULL, &deficit, &lacking);
+	pa.cap = plan_slots(j, NULL, &deficit, &lacking);
 	if (!pa.cap)
 		return lacking ? -ENODEV : 0; /* nothing left: the probe did it all */
 	pa.jobs = calloc(pa.cap, sizeof(*pa.jobs));
@@ -466,7 +466,7 @@ int size_parallel(struct size_job *j)
 	pa.nodes = calloc(j->t->nnodes, sizeof(*pa.nodes));
 	rc = pa.jobs && pa.reps && pa.nodes ? 0 : -ENOMEM;
 	if (!rc) {
-		plan_workers(j, &pa, &deficit, &lacking);
+		plan_slots(j, &pa, &deficit, &lacking);
 		rc = share(&pa, j->t->nnodes);
 	}
 	if (!rc) {

@@ -78,9 +78,9 @@ bool size_auto_parallel(struct size_job *j)
 
 	fault_at("probe");
 	t0 = clock_now_us();
-	pid = clock_fork(0);
+	pid = proc_fork(0);
 	if (pid == 0)
-		clock_exit(0);
+		proc_exit(0);
 	fork_us = clock_now_us() - t0;
 	for (unsigned n = 0; an && n < t->nnodes && !page_ns; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
@@ -106,7 +106,7 @@ bool size_auto_parallel(struct size_job *j)
 	fault_at("estimate");
 	if (pid > 0) {
 		t0 = clock_now_us();
-		while (clock_waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		while (proc_waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		fork_us += clock_now_us() - t0;
 	}

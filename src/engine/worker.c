@@ -105,5 +105,5 @@ void worker_main(void *arg, int wfd, int ctl)
 	child_report(wfd, &m, sizeof(m));
 	/* Hold the reservations until let go; exit drops them. */
 	child_hold(ctl);
-	clock_exit(0);
+	proc_exit(0);
 }

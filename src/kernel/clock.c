@@ -97,23 +97,23 @@ int clock_poll(struct pollfd *pf, nfds_t n, int timeout_ms)
 	return OP(poll)(pf, n, timeout_ms);
 }
 
-pid_t clock_fork(int pdeathsig)
+pid_t proc_fork(int pdeathsig)
 {
 	return OP(fork)(pdeathsig);
 }
 
-void clock_exit(int code)
+void proc_exit(int code)
 {
 	OP(exit)(code);
 	_exit(code);
 }
 
-pid_t clock_waitpid(pid_t pid, int *status, int flags)
+pid_t proc_waitpid(pid_t pid, int *status, int flags)
 {
 	return OP(waitpid)(pid, status, flags);
 }
 
-int clock_kill(pid_t pid, int sig)
+int proc_kill(pid_t pid, int sig)
 {
 	return OP(kill)(pid, sig);
 }

@@ -61,14 +61,14 @@ struct adapt {
 	double one; /* one writer's rate, where the auto probe measured it; 0: not */
 	bool settled;
 	enum adapt_phase phase;
-	unsigned weak;		    /* doublings that gained less than ADAPT_GAIN */
-	unsigned nrefined;	    /* midpoints tried: ADAPT_MAX_REFINE at most */
+	unsigned weak;	   /* doublings that gained less than ADAPT_GAIN */
+	unsigned nrefined; /* midpoints tried: ADAPT_MAX_REFINE at most */
 	/* set by the caller before each step, for refining's costs (0: not known): the
 	 * pages the node has left, and the seconds the last change took to measure,
 	 * its warm-up included */
 	uint64_t left;
 	double step_s;
-	char how[64];		    /* how the search ended */
+	char how[64]; /* how the search ended */
 	unsigned nrates;
 	struct adapt_rate rates[ADAPT_MAX_RATES];
 	uint32_t retaken; /* bit i: rates[i] was measured again (doubted, or confirmed) */

@@ -178,13 +178,13 @@ int fault_at(const char *point)
 	case ACT_ERRNO:
 		return -fire->err;
 	case ACT_KILL:
-		clock_kill(getpid(), SIGKILL);
+		proc_kill(getpid(), SIGKILL);
 		break;
 	case ACT_TERM:
-		clock_kill(main_pid ? main_pid : getpid(), SIGTERM);
+		proc_kill(main_pid ? main_pid : getpid(), SIGTERM);
 		break;
 	case ACT_KILLMAIN:
-		clock_kill(main_pid ? main_pid : getpid(), SIGKILL);
+		proc_kill(main_pid ? main_pid : getpid(), SIGKILL);
 		break;
 	case ACT_DELAY:
 	case ACT_HANG:

@@ -60,7 +60,7 @@ struct sim_node {
 	uint32_t ncpus, cpu0; /* its CPUs: how many, and the first */
 	/* its curve per size: 0 the size's own, else curves[i - 1] */
 	uint8_t curve[HUGETLB_MAX_SIZES];
-	uint8_t group; /* 0: none, else groups[i - 1] */
+	uint8_t group;		      /* 0: none, else groups[i - 1] */
 	uint64_t mem_total, mem_free; /* bytes */
 	struct hp_pool pool[HUGETLB_MAX_SIZES];
 	int32_t active; /* processes allocating on the node now (the cost model) */

@@ -37,7 +37,8 @@ double sim_node_rate(unsigned n, unsigned z, double w)
 		return c->rate[i].pages_per_s;
 	return c->rate[i].pages_per_s +
 	       (c->rate[i + 1].pages_per_s - c->rate[i].pages_per_s) *
-		   (w - c->rate[i].workers) / (c->rate[i + 1].workers - c->rate[i].workers);
+		   (w - c->rate[i].workers) /
+		   (c->rate[i + 1].workers - c->rate[i].workers);
 }
 
 /* Seconds one allocator spends on a page while 'k' allocate on node n: the curve
@@ -73,12 +74,14 @@ uint64_t sim_batch(unsigned z, unsigned n, bool write)
 static double noise_at(unsigned n, uint64_t period)
 {
 	uint64_t h = sim_cur->noise_seed * UINT64_C(0x9e3779b97f4a7c15) ^
-		     (n + 1) * UINT64_C(0xbf58476d1ce4e5b9) ^ period * UINT64_C(0x94d049bb133111eb);
+		     (n + 1) * UINT64_C(0xbf58476d1ce4e5b9) ^
+		     period * UINT64_C(0x94d049bb133111eb);
 
 	h ^= h >> 31;
 	h *= UINT64_C(0xd6e8feb86659fd39);
 	h ^= h >> 28;
-	return 1 + sim_cur->noise * (2.0 * (double)(h >> 11) / (double)(UINT64_C(1) << 53) - 1);
+	return 1 + sim_cur->noise *
+		       (2.0 * (double)(h >> 11) / (double)(UINT64_C(1) << 53) - 1);
 }
 
 /*
@@ -144,7 +147,8 @@ void sim_item_rates(double *rate)
 		rate[s] = 0;
 		if (p->state == P_WAIT && p->node >= 0)
 			rate[s] = node[p->node] > 0
-				      ? node[p->node] * (p->cpu >= 0 ? share[p->cpu] : 1) / w[p->node]
+				      ? node[p->node] *
+					    (p->cpu >= 0 ? share[p->cpu] : 1) / w[p->node]
 				      : INFINITY;
 	}
 }

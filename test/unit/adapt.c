@@ -308,8 +308,9 @@ UNIT_TEST(sharp, "a sharp peak at 11, 13 or 23 workers is found between lower co
 	/* 8 and 16 level, far below 11 */
 	static const struct curve p11 = {
 	    8, {1, 2, 4, 8, 11, 12, 16, 32}, {60, 120, 240, 480, 650, 600, 480, 400}};
-	static const struct curve p13 = {
-	    9, {1, 2, 4, 8, 13, 14, 16, 24, 32}, {50, 100, 200, 400, 620, 560, 420, 380, 360}};
+	static const struct curve p13 = {9,
+					 {1, 2, 4, 8, 13, 14, 16, 24, 32},
+					 {50, 100, 200, 400, 620, 560, 420, 380, 360}};
 	static const struct curve p23 = {
 	    8, {1, 4, 8, 16, 23, 24, 32, 64}, {40, 160, 320, 620, 860, 800, 640, 500}};
 	struct adapt a;

@@ -57,12 +57,12 @@ static void cleanup(void)
 /* A child that allocates pages on node 0 and notes when it was done. */
 static pid_t allocator(double pages, volatile uint64_t *done_us)
 {
-	pid_t pid = clock_fork(SIGKILL);
+	pid_t pid = proc_fork(SIGKILL);
 
 	if (pid == 0) {
 		simclock_spend(0, 0, pages, false);
 		*done_us = clock_now_us();
-		clock_exit(0);
+		proc_exit(0);
 	}
 	return pid;
 }
@@ -89,8 +89,8 @@ UNIT_TEST(share, "two allocators share the simulated CPU time to the microsecond
 	CHECK(clock_now_us() - t0 == 1000); /* the fork's cost */
 	b = allocator(300, &done[1]);
 	CHECK(a > 0 && b > 0);
-	CHECK(clock_waitpid(a, &st, 0) == a && WIFEXITED(st));
-	CHECK(clock_waitpid(b, &st, 0) == b && WIFEXITED(st));
+	CHECK(proc_waitpid(a, &st, 0) == a && WIFEXITED(st));
+	CHECK(proc_waitpid(b, &st, 0) == b && WIFEXITED(st));
 	CHECK(within_us(done[0] - t0, 1334000));
 	CHECK(within_us(done[1] - t0, 3335000));
 	CHECK(within_us(clock_now_us() - t0, 3335000));
@@ -112,18 +112,18 @@ UNIT_TEST(poll, "a simulated sleep takes its time; a poll ends at a report or ti
 	t0 = clock_now_us();
 	CHECK(clock_sleep_ms(250) == 0);
 	CHECK(clock_now_us() - t0 == 250000);
-	pid = clock_fork(SIGKILL);
+	pid = proc_fork(SIGKILL);
 	if (pid == 0) {
 		clock_sleep_ms(40);
 		if (write(p[1], "r", 1) != 1)
-			clock_exit(1);
+			proc_exit(1);
 		clock_wake(getppid());
-		clock_exit(0);
+		proc_exit(0);
 	}
 	pf = (struct pollfd){.fd = p[0], .events = POLLIN};
 	CHECK(clock_poll(&pf, 1, 1000) == 1 && (pf.revents & POLLIN));
 	CHECK(clock_now_us() - t0 == 291000); /* 250 + the fork's 1 + 40 */
-	CHECK(clock_waitpid(pid, NULL, 0) == pid);
+	CHECK(proc_waitpid(pid, NULL, 0) == pid);
 	/* nothing more comes: the timeout */
 	CHECK(clock_poll(&pf, 1, 0) == 1); /* the byte is still there */
 	{
@@ -147,14 +147,14 @@ UNIT_TEST(kill, "a SIGKILLed child is gone before anything else runs, at the sam
 	if (!setup())
 		goto out;
 	t0 = clock_now_us();
-	pid = clock_fork(SIGKILL);
+	pid = proc_fork(SIGKILL);
 	if (pid == 0) {
 		clock_sleep_ms(10000);
-		clock_exit(0);
+		proc_exit(0);
 	}
 	CHECK(clock_sleep_ms(5) == 0);
-	CHECK(clock_kill(pid, SIGKILL) == 0);
-	CHECK(clock_waitpid(pid, &st, 0) == pid);
+	CHECK(proc_kill(pid, SIGKILL) == 0);
+	CHECK(proc_waitpid(pid, &st, 0) == pid);
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
 	CHECK(clock_now_us() - t0 == 6000);
 out:
