@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* commands.h - what the commands share: the exit codes, the context the options fill
- * in, and the commands (run.c: plan, apply, wait, recover; booted.c: status, verify,
- * cmdline). */
+ * in, loading the settings and the machine (commands.c), and the commands (run.c:
+ * plan, apply, wait, recover; booted.c: status, verify, cmdline). */
 #ifndef HUGEPAR_COMMANDS_H
 #define HUGEPAR_COMMANDS_H
 
