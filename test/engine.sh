@@ -61,7 +61,7 @@ for rel in 6.12.0 6.19.0; do
 	tcase "both-$rel" "$rel: 2M and 1G together, in the order the release allows (the trace)" t_both "$rel"
 done
 tcase seeds-1g "the seeds' 1G machine: every node's 1472 pages by workers"
-tcase cpuless "a node without CPUs gets no workers, and is topped up"
+tcase cpuless "a node without CPUs has workers on another node's CPUs, nothing topped up"
 tcase n32 "32 nodes: every pool, a worker each"
 for phase in probe raise spawn collect commit restore release reconcile; do
 	tcase "deadline-$phase" "the deadline passes at $phase: everything put back" t_deadline "$phase"
@@ -527,8 +527,8 @@ t_cpuless() {
 	machine cpuless "sizes 2048" "release 6.12.0" "node 0 cpus 0-3 mem 8G free 7G" "node 1 cpus - mem 8G free 7G"
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:40"
 	expect_eq "pools" "$(pools)" "40 40"
-	expect_eq "no workers there, topped up" \
-		"$(field '[.nodes[1].workers, .sizes[0].topped_up]')" "[0,40]"
+	expect_eq "a worker there, on node 0's CPUs; nothing topped up" \
+		"$(field '[.nodes[1].workers, .sizes[0].topped_up]')" "[1,0]"
 	settled
 }
 
