@@ -203,7 +203,7 @@ static void node_json(struct json_out *j, const struct full *a, unsigned n)
 	json_u64(j, "mem_basis", nd->mem_basis);
 	json_str(j, "basis_from", nd->basis_blocks ? "memory blocks" : "MemTotal");
 	json_u64(j, "floor", a->p->floor[n]);
-	json_u64(j, "workers", a->p->threads[n]);
+	json_u64(j, "workers", a->p->workers[n]);
 	json_open(j, "sizes", '[');
 	for (unsigned z = 0; z < a->t->nsizes; z++)
 		cell_json(j, a, n, z);
@@ -226,7 +226,7 @@ static void body_full(struct json_out *j, const void *arg)
 	json_bool(j, "timed_out", r->timed_out);
 	json_bool(j, "interrupted", r->interrupted);
 	json_bool(j, "hugetlb", t->hugetlb);
-	json_u64(j, "workers", a->p->threads_total);
+	json_u64(j, "workers", a->p->workers_total);
 	report_settings_json(j, a->s);
 	recovered_json(j, a->rec);
 	json_open(j, "sizes", '[');
@@ -433,7 +433,7 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 						     : LOG_WARNING,
 		   "%s in %llu ms on %u node%s, %u workers%s%s%s",
 		   status_name(res->status), (unsigned long long)res->duration_ms,
-		   t->nnodes, t->nnodes == 1 ? "" : "s", p->threads_total,
+		   t->nnodes, t->nnodes == 1 ? "" : "s", p->workers_total,
 		   sizes[0] ? sizes : ", nothing to do", res->error[0] ? ": " : "",
 		   res->error);
 	kmsg_cells(t, res);

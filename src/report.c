@@ -113,7 +113,7 @@ static void plan_text_cells(FILE *f, const struct hp_settings *s,
 		"%u%s\n",
 		mode_name(s->mode), a, (unsigned long long)s->timeout_ms / 1000,
 		(unsigned long long)s->timeout_ms % 1000,
-		p->threads_auto ? "auto, up to" : "set,", p->threads_total,
+		p->workers_auto ? "auto, up to" : "set,", p->workers_total,
 		s->enabled ? "" : " (disabled: nothing will be done)");
 	fprintf(f, "%-6s %-5s %10s %10s %10s %10s %8s  %s\n", "NODE", "SIZE", "CURRENT",
 		"REQUESTED", "TARGET", "CHANGE", "WORKERS", "NOTE");
@@ -187,8 +187,8 @@ void report_settings_json(struct json_out *j, const struct hp_settings *s)
 	json_str(j, "mode", mode_name(s->mode));
 	amount_format(&s->reserve, buf, sizeof(buf));
 	json_str(j, "reserve", buf);
-	if (s->threads)
-		json_u64(j, "threads", s->threads);
+	if (s->workers)
+		json_u64(j, "threads", s->workers);
 	else
 		json_str(j, "threads", "auto");
 	json_u64(j, "timeout_ms", s->timeout_ms);
@@ -283,15 +283,15 @@ static void plan_json(struct json_out *j, const struct hp_topology *t,
 	char sz[16];
 
 	json_open(j, "plan", '{');
-	json_u64(j, "workers", p->threads_total);
-	json_bool(j, "workers_auto", p->threads_auto);
+	json_u64(j, "workers", p->workers_total);
+	json_bool(j, "workers_auto", p->workers_auto);
 	json_open(j, "nodes", '[');
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		json_open(j, NULL, '{');
 		json_u64(j, "node", t->nodes[n].id);
 		json_u64(j, "floor", p->floor[n]);
 		json_u64(j, "work_bytes", p->work[n]);
-		json_u64(j, "workers", p->threads[n]);
+		json_u64(j, "workers", p->workers[n]);
 		json_open(j, "sizes", '[');
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			const struct hp_cell *c = plan_cell(p, n, z);

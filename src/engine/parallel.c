@@ -91,12 +91,12 @@ static unsigned plan_slots(struct size_job *j, struct parallel *pa, uint64_t *de
 			pa->nodes[n].need = need;
 			adapt_init(&pa->nodes[n].ad,
 				   (unsigned)MIN(c->workers, pa->nodes[n].need),
-				   !j->p->threads_auto);
+				   !j->p->workers_auto);
 			if (j->probe_ns)
 				pa->nodes[n].ad.one = 1e9 / (double)j->probe_ns;
 		}
 		/* refining may start workers again after retiring some */
-		slots += !j->p->threads_auto ? c->workers : 2 * c->workers + 2;
+		slots += !j->p->workers_auto ? c->workers : 2 * c->workers + 2;
 	}
 	return slots;
 }
@@ -393,7 +393,7 @@ static uint64_t collect_workers(struct parallel *pa)
 	struct collect_policy cp = {.tell_at = j->deadline,
 				    .sig = SIGUSR1,
 				    .kill_after = HP_GRACE_MS,
-				    .tick = j->p->threads_auto ? tick : NULL,
+				    .tick = j->p->workers_auto ? tick : NULL,
 				    .tick_arg = pa,
 				    .tick_ms = ADAPT_TICK_MS};
 	uint64_t held = 0;

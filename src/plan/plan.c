@@ -157,7 +157,7 @@ static void request(struct hp_cell *c, const struct hp_amount *a,
 	c->unrounded = c->requested;
 }
 
-unsigned plan_auto_threads(unsigned ncpus, uint64_t work_bytes)
+unsigned plan_auto_workers(unsigned ncpus, uint64_t work_bytes)
 {
 	uint64_t by_work =
 	    (work_bytes + HP_AUTO_BYTES_PER_WORKER - 1) / HP_AUTO_BYTES_PER_WORKER;
@@ -335,15 +335,15 @@ static int plan_workers(const struct hp_settings *s, const struct hp_topology *t
 		return -ENOMEM;
 	}
 	plan_hosts(t, p, cpus);
-	p->threads_auto = s->threads == 0;
+	p->workers_auto = s->workers == 0;
 	/* a node whose workers have no CPUs (no host was left) is served serially */
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		w[n] = cpus[n] ? p->work[n] : 0;
-		if (p->threads_auto)
-			p->threads[n] = plan_auto_threads(cpus[n], p->work[n]);
+		if (p->workers_auto)
+			p->workers[n] = plan_auto_workers(cpus[n], p->work[n]);
 	}
-	if (!p->threads_auto)
-		spread(s->threads, w, t->nnodes, p->threads);
+	if (!p->workers_auto)
+		spread(s->workers, w, t->nnodes, p->workers);
 	free(cpus);
 	free(w);
 	for (unsigned n = 0; n < t->nnodes; n++) {
@@ -355,10 +355,10 @@ static int plan_workers(const struct hp_settings *s, const struct hp_topology *t
 				wsize[z] =
 				    (c->target - c->current) * (t->sizes[z].kb * 1024);
 		}
-		spread(p->threads[n], wsize, t->nsizes, wout);
+		spread(p->workers[n], wsize, t->nsizes, wout);
 		for (unsigned z = 0; z < t->nsizes; z++)
 			plan_cell(p, n, z)->workers = wout[z];
-		p->threads_total += p->threads[n];
+		p->workers_total += p->workers[n];
 	}
 	return 0;
 }
@@ -372,9 +372,9 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 	    calloc((size_t)t->nnodes * (t->nsizes ? t->nsizes : 1), sizeof(*p->cells));
 	p->floor = calloc(t->nnodes, sizeof(*p->floor));
 	p->work = calloc(t->nnodes, sizeof(*p->work));
-	p->threads = calloc(t->nnodes, sizeof(*p->threads));
+	p->workers = calloc(t->nnodes, sizeof(*p->workers));
 	p->host = calloc(t->nnodes, sizeof(*p->host));
-	if (!p->cells || !p->floor || !p->work || !p->threads || !p->host) {
+	if (!p->cells || !p->floor || !p->work || !p->workers || !p->host) {
 		plan_free(p);
 		return -ENOMEM;
 	}
@@ -401,7 +401,7 @@ void plan_free(struct hp_plan *p)
 	free(p->cells);
 	free(p->floor);
 	free(p->work);
-	free(p->threads);
+	free(p->workers);
 	free(p->host);
 	memset(p, 0, sizeof(*p));
 }

@@ -34,12 +34,12 @@ struct hp_plan {
 	struct hp_cell *cells; /* [node * nsizes + size], indexes as in the topology */
 	uint64_t *floor;       /* per node, bytes kept free */
 	uint64_t *work;	       /* per node, bytes the workers allocate (parallel sizes) */
-	unsigned *threads;     /* per node */
+	unsigned *workers;     /* per node */
 	/* per node, the node whose CPUs its workers run on: itself, or for a node
 	 * without CPUs the one it shares (plan_hosts()) */
 	unsigned *host;
-	unsigned threads_total;
-	bool threads_auto;
+	unsigned workers_total;
+	bool workers_auto;
 	bool parallel[HP_MAX_SIZES]; /* the kernel lets this size be overcommitted */
 };
 
@@ -76,6 +76,6 @@ const char *cut_name(enum hp_cut c);
 /* threads = auto: the most workers a node may have, its online CPUs and one per
  * HP_AUTO_BYTES_PER_WORKER of work; the engine starts with about a quarter of them
  * and finds the knee while the node works (adapt.h, doc/threads.md). */
-unsigned plan_auto_threads(unsigned ncpus, uint64_t work_bytes);
+unsigned plan_auto_workers(unsigned ncpus, uint64_t work_bytes);
 
 #endif

@@ -346,19 +346,19 @@ static void set_enabled(struct hp_settings *s, const char *key, const char *valu
 		s->enabled = b;
 }
 
-static void set_threads(struct hp_settings *s, const char *key, const char *value,
-			const char *origin)
+static void set_worker_count(struct hp_settings *s, const char *key, const char *value,
+			     const char *origin)
 {
 	uint64_t v;
 
 	if (strcmp(value, "auto") == 0)
-		s->threads = 0;
+		s->workers = 0;
 	else if (parse_u64(value, &v) || v == 0 || v > HP_MAX_THREADS)
 		settings_problem(s, origin, key, value,
 				 "expected 'auto' or a count from 1 to %d",
 				 HP_MAX_THREADS);
 	else
-		s->threads = v;
+		s->workers = v;
 }
 
 static void set_timeout(struct hp_settings *s, const char *key, const char *value,
@@ -419,7 +419,7 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 			    const char *origin);
 	} keys[] = {
 	    {"pages", set_pages},	{"enabled", set_enabled},
-	    {"reserve", set_reserve},	{"threads", set_threads},
+	    {"reserve", set_reserve},	{"threads", set_worker_count},
 	    {"timeout", set_timeout},	{"granularity", set_granularity},
 	    {"on_short", set_on_short}, {"mount", add_mount},
 	    {"textfile", set_textfile}, {"mode", set_mode},

@@ -37,7 +37,7 @@ enum hp_on_short { HP_SHORT_CONTINUE, HP_SHORT_FAIL };
 struct hp_settings {
 	bool enabled;
 	struct hp_amount reserve; /* the per-node free-memory floor */
-	unsigned threads;	  /* 0: auto */
+	unsigned workers;	  /* 0: auto (the key "threads") */
 	uint64_t timeout_ms;
 	enum hp_mode mode;
 	/* Shares and caps are rounded down to this, per node and size (stable counts

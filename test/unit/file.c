@@ -33,7 +33,7 @@ UNIT_TEST(files, "a NUL spoils its own line; a FIFO, dangling link or device not
 	fclose(f);
 	settings_free(s);
 	CHECK(settings_load_file(s, p) == 0);
-	CHECK(s->threads == 3 && s->timeout_ms == 7000 && s->mode == HP_MODE_GROW);
+	CHECK(s->workers == 3 && s->timeout_ms == 7000 && s->mode == HP_MODE_GROW);
 	CHECK(s->nproblems == 1 && strstr(s->problems[0].message, "NUL") &&
 	      strstr(s->problems[0].origin, "a.conf:2"));
 

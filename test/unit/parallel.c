@@ -194,7 +194,7 @@ UNIT_TEST(auto, "threads = auto: each node's workers chosen as they work, within
 
 	machine("6.12.0", NULL, "sim rate 2048 1:4000 2:8000 4:16000");
 	job(s, 2048);
-	CHECK(fx.p.threads_auto);
+	CHECK(fx.p.workers_auto);
 	CHECK(size_parallel(&fx.j) == 0);
 	CHECK(pools(2048, 2000, 2000) && fx.j.rep.sr.pages_by_workers == 4000);
 	for (unsigned n = 0; n < 2; n++) {

@@ -96,7 +96,7 @@ UNIT_TEST(modes, "grow keeps a larger pool; exact shrinks it and frees memory")
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(plan_cell(&p, 0, 0)->current == 1900 &&
 	      plan_cell(&p, 0, 0)->target == 1900 &&
-	      plan_cell(&p, 0, 0)->cut == HP_CUT_GROW && p.threads[0] == 0);
+	      plan_cell(&p, 0, 0)->cut == HP_CUT_GROW && p.workers[0] == 0);
 	plan_free(&p);
 	settings_set(s, "mode", "exact", "t", false);
 	settings_set(s, "pages", "1G:10@0", "t", false);
@@ -160,7 +160,7 @@ UNIT_TEST(no_memory,
 	CHECK(plan_cell(&p, 2, 0)->target == 0 &&
 	      plan_cell(&p, 2, 0)->cut == HP_CUT_NO_MEMORY);
 	/* node 1's workers run on node 0's CPUs, two each: never more than its four */
-	CHECK(p.threads[0] == 2 && p.threads[1] == 2 && p.threads[2] == 0);
+	CHECK(p.workers[0] == 2 && p.workers[1] == 2 && p.workers[2] == 0);
 	CHECK(p.host[0] == 0 && p.host[1] == 0 && p.host[2] == 2);
 	plan_free(&p);
 }
@@ -177,13 +177,13 @@ UNIT_TEST(total, "an explicit worker total is honoured exactly, spread by work")
 	settings_set(s, "pages", "2M:1000@0 2M:3000@1 2M:1@2", "t", false);
 	settings_set(s, "threads", "9", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
-	CHECK(p.threads_total == 9 && p.threads[3] == 0 && p.threads[2] == 1);
-	CHECK(p.threads[1] == 6 && p.threads[0] == 2);
+	CHECK(p.workers_total == 9 && p.workers[3] == 0 && p.workers[2] == 1);
+	CHECK(p.workers[1] == 6 && p.workers[0] == 2);
 	plan_free(&p);
 	settings_set(s, "threads", "2", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
-	CHECK(p.threads_total == 2 && p.threads[1] == 1 && p.threads[0] == 1 &&
-	      p.threads[2] == 0);
+	CHECK(p.workers_total == 2 && p.workers[1] == 1 && p.workers[0] == 1 &&
+	      p.workers[2] == 0);
 	plan_free(&p);
 }
 
@@ -226,10 +226,10 @@ UNIT_TEST(rounding, "shares rounded to the granularity: 0.1% apart, the same cou
 /* The auto formula. */
 UNIT_TEST(auto, "the automatic worker count from CPUs and work")
 {
-	CHECK(plan_auto_threads(0, GiB) == 0 && plan_auto_threads(8, 0) == 0);
-	CHECK(plan_auto_threads(2, 300 << 20) == 2 &&
-	      plan_auto_threads(2, 100 << 20) == 1);
-	CHECK(plan_auto_threads(72, 700 * GiB) == 72 && plan_auto_threads(72, GiB) == 4);
-	CHECK(plan_auto_threads(1, 700 * GiB) == 1 &&
-	      plan_auto_threads(3, 700 * GiB) == 3);
+	CHECK(plan_auto_workers(0, GiB) == 0 && plan_auto_workers(8, 0) == 0);
+	CHECK(plan_auto_workers(2, 300 << 20) == 2 &&
+	      plan_auto_workers(2, 100 << 20) == 1);
+	CHECK(plan_auto_workers(72, 700 * GiB) == 72 && plan_auto_workers(72, GiB) == 4);
+	CHECK(plan_auto_workers(1, 700 * GiB) == 1 &&
+	      plan_auto_workers(3, 700 * GiB) == 3);
 }

@@ -34,7 +34,7 @@ static struct {
 	struct hp_idset cpus[2];
 	struct hp_cell cells[4];
 	uint64_t floor[2], work[2];
-	unsigned threads[2];
+	unsigned workers[2];
 	struct hp_plan p;
 	struct hp_cell_result cr[4];
 	struct hp_result res;
@@ -89,11 +89,11 @@ static void fixture_plan(void)
 	F.p.cells = F.cells;
 	F.p.floor = F.floor;
 	F.p.work = F.work;
-	F.p.threads = F.threads;
+	F.p.workers = F.workers;
 	F.floor[0] = F.floor[1] = 512u << 20;
-	F.threads[0] = 3;
-	F.threads[1] = 1;
-	F.p.threads_total = 4;
+	F.workers[0] = 3;
+	F.workers[1] = 1;
+	F.p.workers_total = 4;
 	F.cells[0] = (struct hp_cell){.requested_set = true,
 				      .current = 10,
 				      .requested = 100,

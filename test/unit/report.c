@@ -23,7 +23,7 @@ static struct {
 	struct hp_idset cpus[2];
 	struct hp_cell cells[4];
 	uint64_t floor[2], work[2];
-	unsigned threads[2];
+	unsigned workers[2];
 	struct hp_plan p;
 } F;
 
@@ -64,12 +64,12 @@ static void fixture(void)
 			       .cells = F.cells,
 			       .floor = F.floor,
 			       .work = F.work,
-			       .threads = F.threads,
-			       .threads_total = 3,
-			       .threads_auto = true};
+			       .workers = F.workers,
+			       .workers_total = 3,
+			       .workers_auto = true};
 	F.floor[0] = F.floor[1] = 512 * MiB;
 	F.work[0] = 90 * 2 * MiB;
-	F.threads[0] = 3;
+	F.workers[0] = 3;
 	F.cells[0] = (struct hp_cell){.requested_set = true,
 				      .current = 10,
 				      .requested = 100,
@@ -164,7 +164,7 @@ UNIT_TEST(bare, "plan's text when disabled, bare, without NUMA or hugetlb")
 	idset_add(&F.cpus[0], 0);
 	idset_add(&F.cpus[0], 1);
 	F.p = (struct hp_plan){
-	    .nnodes = 1, .cells = F.cells, .floor = F.floor, .threads_total = 2};
+	    .nnodes = 1, .cells = F.cells, .floor = F.floor, .workers_total = 2};
 	F.floor[0] = 1536;
 	out = printed(report_plan_text);
 	CHECK(same(

@@ -50,13 +50,13 @@ UNIT_TEST(settings, "pages entries, commas, bad entries, the off switch, odd val
 	CHECK(strcmp(s->problems[2].key, "rd.hugepar.threads") == 0);
 	CHECK(strcmp(s->problems[3].key, "rd.hugepar.mode") == 0);
 	CHECK(strcmp(s->problems[4].message, "unknown key") == 0);
-	CHECK(s->timeout_ms == 5000 && s->threads == 3 && s->mode == HP_MODE_GROW);
+	CHECK(s->timeout_ms == 5000 && s->workers == 3 && s->mode == HP_MODE_GROW);
 
 	/* Off switch, quotes, and "--" ends the kernel's part. */
 	settings_free(s);
 	settings_load_cmdline(
 	    s, "rd.hugepar=0 \"rd.hugepar.pages=2M:1 1G:1\" -- rd.hugepar.threads=3");
-	CHECK(!s->enabled && s->nentries == 2 && s->threads == 0);
+	CHECK(!s->enabled && s->nentries == 2 && s->workers == 0);
 	settings_free(s);
 	settings_load_cmdline(s, "rd.hugepar rd.hugeparx=1");
 	CHECK(s->enabled && s->nproblems == 0 && s->nsources == 1);
@@ -72,7 +72,7 @@ UNIT_TEST(settings, "pages entries, commas, bad entries, the off switch, odd val
 	CHECK(s->reserve.kind == HP_AMOUNT_BYTES && s->reserve.value == 1u << 30);
 	settings_set(s, "threads", "4097", "f:5", false);
 	settings_set(s, "timeout", "3601", "f:6", false);
-	CHECK(s->nproblems == 5 && s->threads == 0 &&
+	CHECK(s->nproblems == 5 && s->workers == 0 &&
 	      s->timeout_ms == HP_DEFAULT_TIMEOUT);
 }
 

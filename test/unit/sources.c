@@ -114,7 +114,7 @@ UNIT_TEST(file, "one settings file: comments, blanks, CRs, bad lines, each named
 	CHECK(S.nentries == 2 && strcmp(S.entries[1].origin, origin) == 0 &&
 	      strcmp(S.entries[1].key, "pages") == 0 &&
 	      strcmp(S.entries[1].text, "1G:2@1") == 0);
-	CHECK(S.threads == 2 && S.timeout_ms == 30000 && S.mode == HP_MODE_GROW);
+	CHECK(S.workers == 2 && S.timeout_ms == 30000 && S.mode == HP_MODE_GROW);
 	CHECK(S.textfile && strcmp(S.textfile, "/a=b") == 0);
 	CHECK(S.on_short == HP_SHORT_FAIL); /* the last line needs no newline */
 	CHECK(S.nproblems == 4);
@@ -193,7 +193,7 @@ UNIT_TEST(order, "FILE, then FILE.d/*.conf in byte order, then the command line"
 
 	settings_free(&S);
 	CHECK(settings_load_config(&S, file, true) == 0);
-	CHECK(S.threads == 4 && S.nentries == 2);
+	CHECK(S.workers == 4 && S.nentries == 2);
 	CHECK(S.nentries == 2 && S.entries[1].amount.value == 200 &&
 	      idset_has(&S.entries[1].nodes, 1));
 	CHECK(S.nsources == 3 && source(0, "/hugepar.conf") &&
@@ -212,23 +212,23 @@ UNIT_TEST(order, "FILE, then FILE.d/*.conf in byte order, then the command line"
 
 	/* the kernel command line comes last, and wins */
 	settings_load_cmdline(&S, "BOOT_IMAGE=/vmlinuz rd.hugepar.threads=5 quiet\n");
-	CHECK(S.threads == 5 && S.nsources == 4 && source(3, "kernel command line"));
+	CHECK(S.workers == 5 && S.nsources == 4 && source(3, "kernel command line"));
 
 	/* without FILE its .d is read all the same, unless FILE was asked for */
 	unlink(file);
 	settings_free(&S);
 	CHECK(settings_load_config(&S, file, false) == 0);
-	CHECK(S.threads == 4 && S.nsources == 2);
+	CHECK(S.workers == 4 && S.nsources == 2);
 	settings_free(&S);
 	CHECK(settings_load_config(&S, file, true) == -ENOENT);
-	CHECK(S.threads == 0 && S.nsources == 0 && S.nproblems == 0);
+	CHECK(S.workers == 0 && S.nsources == 0 && S.nproblems == 0);
 
 	/* a .d that is no directory is named */
 	settings_free(&S);
 	put("other.conf", "threads = 6\n", 0);
 	put("other.conf.d", "threads = 7\n", 0);
 	CHECK(settings_load_config(&S, at("other.conf"), false) == 0);
-	CHECK(S.threads == 6 && S.nproblems == 1 &&
+	CHECK(S.workers == 6 && S.nproblems == 1 &&
 	      problem(0, "/other.conf.d", "", "",
 		      "cannot read the directory: Not a directory"));
 	settings_free(&S);
@@ -256,7 +256,7 @@ UNIT_TEST(digest,
 	CHECK(settings_load_config(&S, at("hugepar.conf"), false) == 0);
 	settings_load_cmdline(&S, "rd.hugepar.threads=3");
 	settings_digest(&S, b, sizeof(b));
-	CHECK(strcmp(a, b) == 0 && S.threads == 3);
+	CHECK(strcmp(a, b) == 0 && S.workers == 3);
 
 	/* a byte changed, a drop-in added, or the same bytes under another name */
 	settings_free(&S);
@@ -275,7 +275,7 @@ UNIT_TEST(digest,
 	settings_free(&S);
 	CHECK(settings_load_config(&S, at("other.conf"), false) == 0);
 	settings_digest(&S, b, sizeof(b));
-	CHECK(strcmp(a, b) && S.threads == 2);
+	CHECK(strcmp(a, b) && S.workers == 2);
 	settings_free(&S);
 	tmpdir_remove();
 }
@@ -290,13 +290,13 @@ UNIT_TEST(cmdline,
 	settings_load_cmdline(&S, " \t\n");
 	settings_load_cmdline(&S, "quiet rd.hugeparx=1 rd.hugepar_threads=2 "
 				  "xrd.hugepar.threads=3 rd.hugepar-threads=4");
-	CHECK(S.nsources == 0 && S.nproblems == 0 && S.threads == 0);
+	CHECK(S.nsources == 0 && S.nproblems == 0 && S.workers == 0);
 
 	settings_load_cmdline_from(&S,
 				   "a\trd.hugepar.threads=2\nrd.hugepar.mode=exact\n"
 				   "rd.hugepar.threads=3 rd.hugepar.mode=fast",
 				   "/etc/cmdline");
-	CHECK(S.threads == 3 && S.mode == HP_MODE_EXACT && S.nsources == 1 &&
+	CHECK(S.workers == 3 && S.mode == HP_MODE_EXACT && S.nsources == 1 &&
 	      source(0, "/etc/cmdline"));
 	CHECK(problem(0, "/etc/cmdline", "rd.hugepar.mode", "fast",
 		      "expected 'grow' or 'exact'"));
@@ -305,7 +305,7 @@ UNIT_TEST(cmdline,
 	settings_free(&S);
 	settings_load_cmdline(&S, "rd.hugepar.pages=\"2M:1 1G:2\" "
 				  "\"rd.hugepar.pages=2M:3 rd.hugepar.threads=3");
-	CHECK(S.nentries == 3 && S.threads == 0 && S.nproblems == 1);
+	CHECK(S.nentries == 3 && S.workers == 0 && S.nproblems == 1);
 	CHECK(S.nentries == 3 && strcmp(S.entries[1].text, "1G:2") == 0 &&
 	      S.entries[2].amount.value == 3);
 	CHECK(problem(0, "kernel command line", "rd.hugepar.pages",
@@ -327,7 +327,7 @@ UNIT_TEST(cmdline,
 	/* what follows "--" is init's */
 	settings_free(&S);
 	settings_load_cmdline(&S, "rd.hugepar.threads=2 -- rd.hugepar.threads=3 single");
-	CHECK(S.threads == 2 && S.nproblems == 0);
+	CHECK(S.workers == 2 && S.nproblems == 0);
 	settings_free(&S);
 }
 
@@ -353,7 +353,7 @@ UNIT_TEST(baked, "dracut's baked /etc/cmdline and cmdline.d, before the running 
 	put("etc/cmdline.d/x.conf.bak", "rd.hugepar.threads=7\n", 0);
 	CHECK(mkfifo(at("etc/cmdline.d/40-fifo.conf"), 0644) == 0);
 	settings_load_baked(&S);
-	CHECK(S.threads == 4 && S.mode == HP_MODE_EXACT);
+	CHECK(S.workers == 4 && S.mode == HP_MODE_EXACT);
 	CHECK(S.nentries == 1 && strcmp(S.entries[0].origin, "/etc/cmdline") == 0 &&
 	      strcmp(S.entries[0].key, "rd.hugepar.pages") == 0);
 	CHECK(S.nsources == 3 && source(0, "/etc/cmdline") &&
@@ -367,7 +367,7 @@ UNIT_TEST(baked, "dracut's baked /etc/cmdline and cmdline.d, before the running 
 	CHECK(problem(2, "/etc/cmdline.d/40-fifo.conf", "", "",
 		      "a FIFO, not a regular file: not read"));
 	settings_load_cmdline(&S, "rd.hugepar.threads=5");
-	CHECK(S.threads == 5 && S.nsources == 4);
+	CHECK(S.workers == 5 && S.nsources == 4);
 	path_set_root(NULL);
 	settings_free(&S);
 	tmpdir_remove();
