@@ -154,7 +154,7 @@ UNIT_TEST(text, "a settings file's text from a buffer: read as the file of that 
 	memcpy(buf, text, sizeof(text));
 	settings_init(&t);
 	settings_load_text(&t, f, buf, sizeof(text) - 1);
-	CHECK(t.nentries == 1 && t.threads == 3 && t.nproblems == 2 && t.nsources == 1);
+	CHECK(t.nentries == 1 && t.workers == 3 && t.nproblems == 2 && t.nsources == 1);
 	CHECK(t.nproblems == S.nproblems && t.nentries == S.nentries);
 	for (unsigned i = 0; i < t.nproblems && i < S.nproblems; i++)
 		CHECK(strcmp(t.problems[i].origin, S.problems[i].origin) == 0 &&
