@@ -10,6 +10,12 @@ debhelper dpkg-dev lintian python3-prometheus-client mmdebstrap
 fdisk dosfstools mtools ovmf qemu-utils gcc-aarch64-linux-gnu qemu-user-static qemu-system-arm
 qemu-efi-aarch64 arch-test"
 updated=""
+# a dpkg run cut off (a test stopped during dpkg -i, a machine lost power) leaves
+# packages half configured, and apt-get refuses to go on until it is finished
+if [ -n "$(dpkg --audit 2>/dev/null)" ]; then
+	echo "deps: finishing an interrupted dpkg run (dpkg --configure -a)"
+	DEBIAN_FRONTEND=noninteractive dpkg --configure -a >/dev/null
+fi
 # install PACKAGE...: those of them not installed yet
 install() {
 	missing=""

@@ -107,6 +107,11 @@ old_deb() {
 t_install() {
 	local dir
 	built || return
+	# a run of this test stopped midway leaves the package installed: start clean
+	if dpkg-query -W hugepar >/dev/null 2>&1; then
+		DEBIAN_FRONTEND=noninteractive dpkg --configure -a >/dev/null 2>&1 || :
+		dpkg -P hugepar >/dev/null 2>&1 || :
+	fi
 	# an upgrade from 0.2: the old module's directory goes
 	if old_deb && dpkg -i "$P/old.deb" >"$P/install.log" 2>&1; then
 		pass "dpkg -i of a stand-in of 0.2, with the module in 05hugepar"

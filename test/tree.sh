@@ -14,6 +14,7 @@ tcase install "make install puts every file in place, uninstall takes them away"
 tcase cross "make ARCH=arm64 gives a static aarch64 binary that plans as the goldens"
 tcase paths "every repository path a doc or a comment names exists"
 tcase unit-list "test/unit/list.sh lists the unit tests as build/unit --list does"
+tcase deps "scripts/deps.sh finishes a dpkg run cut off before it calls apt-get"
 
 t_syncheck() { check "make syncheck" make --no-print-directory -s syncheck; }
 
@@ -142,6 +143,48 @@ cross_plans() {
 t_paths() {
 	expect_eq "every path named exists (test/check-paths.py)" \
 		"$(/usr/bin/python3 test/check-paths.py 2>&1 | tr '\n' ' ')" ""
+}
+
+# scripts/deps.sh on a machine where a dpkg run was cut off (a package half
+# configured): it runs dpkg --configure -a before apt-get, which would refuse
+# ("dpkg was interrupted"). dpkg, dpkg-query, apt-get and clang are stand-ins on PATH
+# that write what they are asked into a log.
+t_deps() {
+	local d=$OUT/deps
+	rm -rf "$d"
+	mkdir -p "$d/bin"
+	cat >"$d/bin/dpkg" <<-'EOF'
+	#!/bin/sh
+	echo "dpkg $*" >>"$DEPS_LOG"
+	case "$1" in
+	--audit) [ -e "$DEPS_DIR/configured" ] || echo " initramfs-tools   half configured" ;;
+	--configure) touch "$DEPS_DIR/configured" ;;
+	esac
+	EOF
+	cat >"$d/bin/dpkg-query" <<-'EOF'
+	#!/bin/sh
+	for p; do :; done
+	if [ "$p" = initramfs-tools ] && [ ! -e "$DEPS_DIR/configured" ]; then
+		printf 'install ok half-configured'
+	else
+		printf 'install ok installed'
+	fi
+	EOF
+	cat >"$d/bin/apt-get" <<-'EOF'
+	#!/bin/sh
+	echo "apt-get $*" >>"$DEPS_LOG"
+	[ -e "$DEPS_DIR/configured" ] || { echo "E: dpkg was interrupted" >&2; exit 100; }
+	EOF
+	printf '#!/bin/sh\necho 14.0.6\n' >"$d/bin/clang"
+	chmod +x "$d/bin/"*
+	if PATH=$d/bin:$PATH DEPS_DIR=$d DEPS_LOG=$d/log sh scripts/deps.sh >"$d/out" 2>&1; then
+		pass "scripts/deps.sh exits 0"
+	else
+		fail "scripts/deps.sh (see $d/out)"
+	fi
+	expect_eq "dpkg --configure -a finishes the package, no apt-get for it" \
+		"$(grep -v -- '--audit\|update' "$d/log" | sed 's/ -y -qq --no-install-recommends//')" \
+		"dpkg --configure -a"
 }
 
 # TESTS=list reads the unit tests from their sources: the same list as the binary's,
