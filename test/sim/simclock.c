@@ -317,12 +317,21 @@ int clk_yield(const char *site)
 	clk_handoff();
 	clk_unlk();
 	while (!__atomic_load_n(&p->go, __ATOMIC_ACQUIRE)) {
-		struct timespec ts = {0, CLK_LOOK_MS * 1000000L};
+		long look = CLK_LOOK_MS * (1L + clk_me / CLK_LOOK_SLOTS);
+		struct timespec ts = {look / 1000, look % 1000 * 1000000L};
 		int b = -1, e;
 
 		if (clk_futex(&p->go, FUTEX_WAIT, 0, &ts) == 0 || errno == EAGAIN)
 			continue;
 		e = errno;
+		/* the baton has moved since the last look: the run goes on, and the
+		 * lock is left to the processes that run (thousands of waiters
+		 * taking it at each look stall the one that runs) */
+		if (e != EINTR && __atomic_load_n(&clk_tab->moves, __ATOMIC_RELAXED) != seen) {
+			seen = __atomic_load_n(&clk_tab->moves, __ATOMIC_RELAXED);
+			since = now_ms();
+			continue;
+		}
 		clk_lk();
 		if (e == EINTR) {
 			/* a signal nobody announced (from outside the run) */

@@ -68,8 +68,11 @@ void sim_item_rates(double *rate);
 #define CLK_MAGIC "HPCLK2"
 #define CLK_MAX 8192
 /* A waiting process looks this often (host time) whether the baton's holder died
- * without a word, and says once when one has held it too long. */
+ * without a word, and says once when one has held it too long; the process of slot
+ * s every CLK_LOOK_MS * (1 + s / CLK_LOOK_SLOTS): a few look often, and thousands
+ * of waiting workers do not keep the host's CPUs from the one that runs. */
 #define CLK_LOOK_MS 200
+#define CLK_LOOK_SLOTS 64
 #define CLK_STUCK_MS 20000
 
 enum { P_FREE, P_READY, P_RUN, P_WAIT, P_DYING };
