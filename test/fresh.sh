@@ -113,10 +113,11 @@ inside() {
 			/bin/bash -c "cd /src/hugepar && $c"' sh "$OUT/fresh/$1/root" "$2" "$CACHE/$1"
 }
 
-# The releases' cases, interleaved: each step of both before the next. The engine
-# and package suites, which make check runs on this machine itself, are check-all's
-# in the fresh root of this machine's own release (their tools come from the same
-# scripts/deps.sh list in the other's).
+# The releases' cases, interleaved: each step of both before the next. The unit,
+# golden, engine and package suites, which make check runs on this machine itself,
+# are check-all's in the fresh root of this machine's own release (their tools come
+# from the same scripts/deps.sh list in the other's); its root, make deps, make and
+# the command-line suite (the Python modules of the release) stay in make check.
 host=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 for step in root deps build $SUITES; do
 	for r in $RELEASES; do
@@ -124,7 +125,7 @@ for step in root deps build $SUITES; do
 		root) tcase "$r-root" "Debian $r: a minbase root with make, this tree in it" root_case "$r" ;;
 		deps) tcase "$r-deps" "Debian $r: make deps in the fresh root gives every tool the tests use" deps_case "$r" ;;
 		build) tcase "$r-build" "Debian $r: make builds the binary, the test build and the unit tests" build_case "$r" ;;
-		test/engine.sh | test/package.sh)
+		build/unit | test/golden.sh | test/engine.sh | test/package.sh)
 			if [ "$r" = "$host" ]; then add=tcase_long; else add=tcase; fi
 			$add "$r-$(case_of "$step")" "Debian $r: $step in the fresh root passes" suite_case "$r" "$step"
 			;;

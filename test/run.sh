@@ -122,7 +122,7 @@ early() {
 
 : >"$OUT/failed.txt"
 TIMES=""
-[ -n "${HUGEPAR_SKIP_FRESH:-}" ] || early fresh 2400 test/fresh.sh
+[ -n "${HUGEPAR_SKIP_FRESH:-}" ] || early fresh 3000 test/fresh.sh
 SAN=build/hugepar-san
 [ -n "${HUGEPAR_SKIP_SAN:-}" ] && SAN=""
 suite unit 600 build/unit build/unit
@@ -144,7 +144,7 @@ suite live 900 "hugepar hugepar-test build/holdpages $SAN" test/live.sh
 suite arm64-user 900 "" test/arm64-user.sh
 suite package 1800 "" test/package.sh
 if [ -z "${HUGEPAR_SKIP_FRESH:-}" ]; then
-	suite fresh 2400 "" test/fresh.sh
+	suite fresh 3000 "" test/fresh.sh
 else
 	selected fresh && [ -z "$LIST" ] && skip "fresh Debian root (HUGEPAR_SKIP_FRESH)"
 fi
