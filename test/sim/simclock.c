@@ -320,6 +320,7 @@ int clk_yield(const char *site)
 		long look = CLK_LOOK_MS * (1L + clk_me / CLK_LOOK_SLOTS);
 		struct timespec ts = {look / 1000, look % 1000 * 1000000L};
 		int b = -1, e;
+		uint64_t moved;
 
 		if (clk_futex(&p->go, FUTEX_WAIT, 0, &ts) == 0 || errno == EAGAIN)
 			continue;
@@ -327,8 +328,9 @@ int clk_yield(const char *site)
 		/* the baton has moved since the last look: the run goes on, and the
 		 * lock is left to the processes that run (thousands of waiters
 		 * taking it at each look stall the one that runs) */
-		if (e != EINTR && __atomic_load_n(&clk_tab->moves, __ATOMIC_RELAXED) != seen) {
-			seen = __atomic_load_n(&clk_tab->moves, __ATOMIC_RELAXED);
+		moved = __atomic_load_n(&clk_tab->moves, __ATOMIC_RELAXED);
+		if (e != EINTR && moved != seen) {
+			seen = moved;
 			since = now_ms();
 			continue;
 		}

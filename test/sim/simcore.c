@@ -111,8 +111,8 @@ static void make_current(void)
  * waiting for the state's lock): the next sleeps are that much shorter, so that a
  * node's rate is the machine's and not this host's. */
 static double debt_s;
-/* sim_reap() asks for a look for dead processes (on the simulated clock, the only
- * one) */
+/* Set by sim_reap(): on the simulated clock, the lock looks for dead holders only
+ * then. */
 static bool reap_asked;
 
 static double now_s(void)
