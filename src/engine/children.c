@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,6 +55,56 @@ void child_hold(int ctl)
 	}
 }
 
+/* Close fds lo..hi: one close_range(2) (Linux 5.9), else one close a number. */
+static void close_run(int lo, int hi)
+{
+#ifdef SYS_close_range
+	if (!syscall(SYS_close_range, (unsigned)lo, (unsigned)hi, 0))
+		return;
+#endif
+	for (int fd = lo; fd <= hi; fd++)
+		close(fd);
+}
+
+/* In a new child: close the pipes of the children forked before it (a sibling's
+ * control pipe left open here would never see its coordinator close it). A
+ * coordinator of thousands of workers holds two pipes of each, mostly in runs of
+ * adjacent numbers: each run is closed at once, not a system call a number. */
+static void close_siblings(const struct children *cs)
+{
+	unsigned char *open_here;
+	int top = -1;
+
+	for (unsigned i = 0; i < cs->n; i++)
+		top = MAX(top, MAX(cs->c[i].rfd, cs->c[i].ctl));
+	if (top < 0)
+		return;
+	open_here = calloc((size_t)top + 1, 1);
+	for (unsigned i = 0; i < cs->n; i++) {
+		int fds[2] = {cs->c[i].rfd, cs->c[i].ctl};
+
+		for (unsigned k = 0; k < 2; k++) {
+			if (fds[k] < 0)
+				continue;
+			if (open_here)
+				open_here[fds[k]] = 1;
+			else /* no memory for the map: one at a time */
+				close_run(fds[k], fds[k]);
+		}
+	}
+	for (int fd = 0; open_here && fd <= top; fd++) {
+		int end = fd;
+
+		if (!open_here[fd])
+			continue;
+		while (end < top && open_here[end + 1])
+			end++;
+		close_run(fd, end);
+		fd = end;
+	}
+	free(open_here);
+}
+
 int children_spawn(struct children *cs, const struct spawn *sp, child_fn fn, void *arg)
 {
 	int rp[2], cp[2] = {-1, -1};
@@ -79,11 +130,7 @@ int children_spawn(struct children *cs, const struct spawn *sp, child_fn fn, voi
 	fflush(NULL);
 	pid = proc_fork(sp->pdeathsig);
 	if (pid == 0) {
-		for (unsigned i = 0; i < cs->n; i++) {
-			close(cs->c[i].rfd);
-			if (cs->c[i].ctl >= 0)
-				close(cs->c[i].ctl);
-		}
+		close_siblings(cs);
 		close(rp[0]);
 		if (cp[1] >= 0)
 			close(cp[1]);

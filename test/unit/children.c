@@ -27,10 +27,29 @@ struct report {
 
 /* What a child does: its arg. */
 struct act {
-	enum { REPORT, HALF, EXIT3, SEGV, ABORT, USR2, HOLD, IGNORE_TERM, WAIT } what;
+	enum { REPORT, HALF, EXIT3, SEGV, ABORT, USR2, HOLD, IGNORE_TERM, WAIT, FDS } what;
 	uint32_t value;
 	int ready; /* a pipe's end: written once it is ready to be signalled, or -1 */
 };
+
+/* FDS: the children before it, and a descriptor of the parent's to keep */
+static const struct children *fds_cs;
+static int fds_keep = -1;
+
+/* FDS: which of its siblings' pipes this child still has (bit 0: the descriptor to
+ * keep is gone; bit 1: a sibling's report pipe is open; bit 2: a control pipe). */
+static uint32_t fds_left(void)
+{
+	uint32_t v = fcntl(fds_keep, F_GETFD) < 0;
+
+	for (unsigned i = 0; i < fds_cs->n; i++) {
+		if (fcntl(fds_cs->c[i].rfd, F_GETFD) >= 0)
+			v |= 2;
+		if (fds_cs->c[i].ctl >= 0 && fcntl(fds_cs->c[i].ctl, F_GETFD) >= 0)
+			v |= 4;
+	}
+	return v;
+}
 
 static void ready(const struct act *a)
 {
@@ -68,6 +87,10 @@ static void body(void *arg, int report_fd, int release_fd)
 		while (read(release_fd, &c, 1) != 0)
 			;
 		_exit(7);
+	case FDS:
+		r.value = fds_left();
+		xwrite(report_fd, &r, sizeof(r));
+		break;
 	case IGNORE_TERM:
 		signal(SIGTERM, SIG_IGN);
 		/* fall through */
@@ -290,6 +313,34 @@ UNIT_TEST(orphan, "a child dies with the process that made it (its pdeathsig)")
 	CHECK(kid > 0 && waitpid(kid, &status, 0) == kid && WIFSIGNALED(status) &&
 	      WTERMSIG(status) == SIGKILL);
 	close(fds[0]);
+}
+
+/* A child closes its siblings' pipes, and nothing else of its parent's. */
+UNIT_TEST(sibling_fds,
+	  "a child has none of its siblings' pipes, and its parent's other descriptors")
+{
+	struct children cs = {0};
+	struct act a[6];
+	struct report r[6];
+
+	fds_cs = &cs;
+	for (unsigned i = 0; i < 6; i++) {
+		/* a descriptor of the parent's between the siblings' pipes */
+		if (i == 3)
+			CHECK((fds_keep = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0);
+		a[i] = (struct act){i == 5 ? FDS : i % 2 ? REPORT : HOLD, 20 + i, -1};
+		CHECK(spawn(&cs, &a[i], &r[i], i % 2 == 0 && i < 5) == (int)i);
+	}
+	children_collect(&cs, &patient);
+	CHECK(cs.c[5].reported && r[5].tag == 25);
+	CHECK(r[5].value == 0);
+	children_let_go(&cs);
+	children_release(&cs);
+	for (unsigned i = 0; i < 5; i++)
+		CHECK(cs.c[i].gone && WIFEXITED(cs.c[i].status) &&
+		      WEXITSTATUS(cs.c[i].status) == (i % 2 == 0 ? 7 : 0));
+	children_free(&cs);
+	close(fds_keep);
 }
 
 /* Out of descriptors: -EMFILE, nothing added, nothing left open. */
