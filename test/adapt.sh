@@ -35,12 +35,17 @@ prepare() {
 	printf 'machine\trole\tworkers\tms\tvs_best_fixed\tsettled\tmeasured\n' >"$TSV"
 }
 
+# machine_file NAME: test/machines/NAME.desc, or one the suite wrote in $FX
+machine_file() {
+	if [ -f "$FX/$1.desc" ]; then echo "$FX/$1.desc"; else echo "$TOP/test/machines/$1.desc"; fi
+}
+
 # sim_run NAME THREADS TAG PAGES [SIZE [MACHINE-LINE]]: one run on a fresh fixture
 # (with a line added to its machine file), its record kept as $FX/NAME.TAG.json
 sim_run() {
 	local m=$FX/$1.$3
 	rm -rf "$m"
-	"$TOP/test/mkfixture.sh" "$TOP/test/machines/$1.desc" "$m" || return 1
+	"$TOP/test/mkfixture.sh" "$(machine_file "$1")" "$m" || return 1
 	[ -z "${6:-}" ] || echo "$6" >>"$m/.sim/machine"
 	HUGEPAR_SIM_CLOCK=virtual "$HP" --sysroot "$m" --simulate apply --config /dev/null \
 		-d "$m/rec" --method=parallel \
@@ -117,8 +122,17 @@ t_noise() {
 	machine_of "$1" || { fail "not in test/machines/adapt.list"; return; }
 	once "fixed-$1" fixed_runs "$1" || { fail "a run with a fixed count failed ($FX/$1.*.out)"; return; }
 	read -ra runs <"$FX/$1.fixed"
+	# two seeds at a time: a run on the simulated clock leaves a CPU idle while it
+	# waits on a look or a handoff, and its figures are its own whatever runs beside
+	for ((seed = 1; seed <= SEEDS; seed += 2)); do
+		sim_run "$1" auto "noise$seed" "$MPAGES" 2M "noise $NOISE $seed" &
+		if ((seed < SEEDS)); then
+			sim_run "$1" auto "noise$((seed + 1))" "$MPAGES" 2M "noise $NOISE $((seed + 1))" &
+		fi
+		wait
+	done
 	for ((seed = 1; seed <= SEEDS; seed++)); do
-		sim_run "$1" auto "noise$seed" "$MPAGES" 2M "noise $NOISE $seed" ||
+		[ -f "$FX/$1.noise$seed.json" ] ||
 			{ fail "the run of seed $seed failed ($FX/$1.noise$seed.out)"; return; }
 		runs+=("noise$seed=auto")
 	done
@@ -146,6 +160,26 @@ print(*(json.load(open("%s/sim-12tb-1g.%s.json" % (sys.argv[1], t)))["sizes"][1]
 		test "$a" -lt "$(sed -n 's/^kernel-1g-ms //p' "$TOP/test/machines/adapt.list")"
 }
 
+# t_256n: the simulated clock at its largest: 256 nodes of 16 CPUs, 4096 workers
+# (threads = 4096), 200 pages a node; every node whole (how long it takes this host:
+# doc/simulator.md, "Time")
+t_256n() {
+	local d=$FX/sim-256n.desc n
+	{
+		echo "sizes 2048 1048576"
+		echo "release 6.19.0"
+		for ((n = 0; n < 256; n++)); do
+			echo "node $n cpus $((n * 16))-$((n * 16 + 15)) mem 16G free 15G"
+		done
+		echo "sim rate 2048 1:100 2:190 4:350 8:620 16:1050"
+	} >"$d"
+	sim_run sim-256n 4096 big 200 2M || { fail "the run failed ($FX/sim-256n.big.out)"; return; }
+	expect_eq "status, workers, pages by workers, nodes whole" \
+		"$(/usr/bin/python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); s = j["sizes"][0]
+print(j["status"], s["workers"], s["pages_by_workers"], sum(n["sizes"][0]["achieved"] == 200 for n in j["nodes"]))' "$FX/sim-256n.big.json")" \
+		"ok 4096 51200 256"
+}
+
 # What each machine stands for (its .desc says more)
 declare -A ABOUT=(
 	[sim-skylake]="the seeds' Skylake, 2 nodes of 72 CPUs"
@@ -166,9 +200,9 @@ declare -A ABOUT=(
 	[sim-32n-256cpu]="the seeds' 32 nodes of 8 CPUs, best at 5 a node"
 	[sim-64n]="64 nodes of 4 CPUs searched at once, best at 3 a node"
 )
-# Machines whose 20 noisy runs are quick enough for make check (two nodes, four); the
-# others' are long cases, for make check-all.
-QUICK_NOISE=" sim-peak11 sim-unequal "
+# The machines of machines as they are (a sharp peak, unequal nodes, sockets, many
+# nodes) run their 20 noisy runs in make check; the others', for make check-all.
+QUICK_NOISE=" sim-peak11 sim-unequal sim-sockets sim-32n-256cpu sim-64n "
 while read -r name _; do
 	case $name in '' | '#'* | kernel-1g-ms) continue ;; esac
 	tcase "$name" "auto within 5% of the best fixed count: ${ABOUT[$name]:-}" t_machine "$name"
@@ -179,6 +213,7 @@ while read -r name _; do
 	fi
 done <"$TOP/test/machines/adapt.list"
 tcase sim-12tb-1g "the seeds' 1G machine: auto within 5% of 1 or 2 workers a node" t_1g
+tcase_long sim-256n "256 nodes of 16 CPUs, 4096 workers, on the simulated clock: every node whole" t_256n
 
 run_cases
 echo "adapt: $(summary_line)"

@@ -16,6 +16,7 @@
 #include "adapt.h"
 #include "children.h"
 #include "clock.h"
+#include "control.h"
 #include "fault.h"
 #include "hugetlb.h"
 #include "macros.h"
@@ -24,50 +25,6 @@
 #include "stop.h"
 #include "sys.h"
 #include "worker.h"
-
-/* The parallel path's state in the coordinator. */
-struct node_run {
-	uint64_t need;	  /* pages the node lacked when the workers started */
-	struct adapt ad;  /* how many workers */
-	unsigned *active; /* the slots of its workers claiming now, newest last */
-	uint64_t *mark_held, *mark_busy; /* per active worker, when the measure began */
-	uint32_t *mark_started;
-	unsigned nactive;
-	unsigned started, cap; /* workers started, and at most */
-	/* when the current measure (or the warm-up) began; when the count changed */
-	uint64_t mark_ms, change_ms;
-	bool warm; /* the workers started last have made a claim each */
-};
-
-struct shared {
-	struct node_work *work;	  /* per node */
-	struct worker_slot *slot; /* per worker */
-};
-
-struct parallel {
-	struct size_job *j;
-	struct children kids;
-	void *mem;
-	size_t memlen;
-	struct shared sh;
-	struct worker_job *jobs; /* per slot */
-	struct worker_report *reps;
-	unsigned cap, used; /* slots */
-	struct node_run *nodes;
-	uint64_t before, raised;
-	struct hugetlb_resv hold; /* the pool's free pages, held while the workers work */
-};
-
-/* Once the count is settled, a claim is the left work over SPLIT per worker. */
-#define SPLIT 4
-
-/* Pages a claim has while the workers are measured, and at least after: small enough
- * that a node's work splits into many claims per worker (so that workers can be
- * added and measured quickly), large enough to stay far from vm.max_map_count. */
-static uint64_t claim_size(uint64_t need, unsigned ceiling)
-{
-	return MAX(need / (64 * (uint64_t)MAX(ceiling, 1u)), UINT64_C(1));
-}
 
 /* What each node lacks (the auto probe may have added some), its ceiling, its slots. */
 static unsigned plan_slots(struct size_job *j, struct parallel *pa, uint64_t *deficit,
@@ -95,8 +52,9 @@ static unsigned plan_slots(struct size_job *j, struct parallel *pa, uint64_t *de
 			if (j->probe_ns)
 				pa->nodes[n].ad.one = 1e9 / (double)j->probe_ns;
 		}
-		/* refining may start workers again after retiring some */
-		slots += !j->p->workers_auto ? c->workers : 2 * c->workers + 2;
+		/* refining may start workers again after retiring some, and a node
+		 * whose rate fell searches again */
+		slots += !j->p->workers_auto ? c->workers : NODE_SLOTS(c->workers);
 	}
 	return slots;
 }
@@ -121,7 +79,7 @@ static int share(struct parallel *pa, unsigned nnodes)
 		pa->sh.work[n].claim = claim_size(nr->need, nr->ad.ceiling);
 		if (nr->ad.settled)
 			pa->sh.work[n].split = SPLIT * nr->ad.k;
-		nr->cap = 2 * nr->ad.ceiling + 2;
+		nr->cap = NODE_SLOTS(nr->ad.ceiling);
 		if (!nr->need)
 			continue;
 		nr->active = calloc(nr->cap, sizeof(*nr->active));
@@ -164,7 +122,7 @@ static bool add_worker(struct parallel *pa, unsigned n)
 
 /* Node n to k workers at work: start more, or let the newest stop claiming (what
  * they hold, they keep). */
-static void set_workers(struct parallel *pa, unsigned n, unsigned k)
+void set_workers(struct parallel *pa, unsigned n, unsigned k)
 {
 	struct node_run *nr = &pa->nodes[n];
 
@@ -173,132 +131,6 @@ static void set_workers(struct parallel *pa, unsigned n, unsigned k)
 				 __ATOMIC_RELAXED);
 	while (nr->nactive < k && add_worker(pa, n))
 		;
-}
-
-/* After a change of workers: each active worker has ended a claim it began after the
- * change. Then every claim in flight began with the new count at work: a claim that
- * spans the change would count time spent with the old count. */
-static bool settled_in(const struct parallel *pa, const struct node_run *nr)
-{
-	for (unsigned i = 0; i < nr->nactive; i++)
-		if (__atomic_load_n(&pa->sh.slot[nr->active[i]].ended,
-				    __ATOMIC_RELAXED) <= nr->mark_started[i])
-			return false;
-	return true;
-}
-
-/* Start a measure: each active worker's pages and time so far. */
-static void mark(struct parallel *pa, struct node_run *nr)
-{
-	for (unsigned i = 0; i < nr->nactive; i++) {
-		const struct worker_slot *ws = &pa->sh.slot[nr->active[i]];
-
-		nr->mark_held[i] = __atomic_load_n(&ws->held, __ATOMIC_RELAXED);
-		nr->mark_busy[i] = __atomic_load_n(&ws->busy_us, __ATOMIC_RELAXED);
-		nr->mark_started[i] = __atomic_load_n(&ws->started, __ATOMIC_RELAXED);
-	}
-	nr->mark_ms = clock_now_ms();
-}
-
-/*
- * The node's rate: the sum of its workers' own rates, each its pages over the time
- * its reservations took since the mark. Counting pages in a window instead would
- * depend on where each worker's claims fall in it, and workers started together
- * claim in step. 0 until every worker has held a claim more, and, in a measure
- * shorter than ADAPT_MAX_MEASURE_MS, the node NODE_CLAIMS (one worker alone is
- * measured over several). So a measure lasts a time, not a number of pages: where a
- * claim is quick, ADAPT_MIN_MEASURE_MS and a few claims; where one claim takes longer
- * than the longest measure (a 1G page zeroed under emulation), one claim each.
- */
-#define NODE_CLAIMS 4
-
-static double node_rate(const struct parallel *pa, const struct node_run *nr,
-			uint64_t claim, bool long_enough)
-{
-	uint64_t all = 0;
-	double rate = 0;
-
-	for (unsigned i = 0; i < nr->nactive; i++) {
-		const struct worker_slot *ws = &pa->sh.slot[nr->active[i]];
-		uint64_t held =
-		    __atomic_load_n(&ws->held, __ATOMIC_RELAXED) - nr->mark_held[i];
-		uint64_t busy =
-		    __atomic_load_n(&ws->busy_us, __ATOMIC_RELAXED) - nr->mark_busy[i];
-
-		if (held < claim || !busy)
-			return 0;
-		all += held;
-		rate += held * 1e6 / (double)busy;
-	}
-	return long_enough || all >= NODE_CLAIMS * claim ? rate : 0;
-}
-
-/* The pages one worker reserves in ADAPT_CLAIM_MS at the rate measured, no more than
- * the claims the measures began with. */
-static uint64_t timed_claim(double per_worker, const struct node_run *nr)
-{
-	uint64_t c = (uint64_t)(per_worker * ADAPT_CLAIM_MS / 1000);
-
-	return MIN(MAX(c, UINT64_C(1)), claim_size(nr->need, nr->ad.ceiling));
-}
-
-/* Between reports: measure each node's rate (how long a measure lasts: node_rate())
- * and let the controller choose its workers. Returns whether a node is still
- * measured: once all are settled, the coordinator sleeps until the reports come, and
- * leaves the CPUs to the workers. */
-static bool tick(void *arg)
-{
-	struct parallel *pa = arg;
-	uint64_t now = clock_now_ms();
-	bool measuring = false;
-
-	for (unsigned n = 0; n < pa->j->t->nnodes; n++) {
-		struct node_run *nr = &pa->nodes[n];
-		uint64_t claim = pa->sh.work[n].claim;
-		int64_t left =
-		    __atomic_load_n(&pa->sh.work[n].remaining, __ATOMIC_RELAXED);
-		double rate;
-		unsigned k;
-
-		if (!nr->need || nr->ad.settled)
-			continue;
-		if (left <= 0) {
-			adapt_done(&nr->ad);
-			continue;
-		}
-		measuring = true;
-		/* A measure starts once the workers are at work after a change (new ones
-		 * forked, bound and with a claim made; retired ones done with theirs). */
-		if (!nr->warm) {
-			if (!settled_in(pa, nr) &&
-			    now - nr->mark_ms < ADAPT_MAX_MEASURE_MS)
-				continue;
-			nr->warm = true;
-			mark(pa, nr);
-			continue;
-		}
-		rate = now - nr->mark_ms >= ADAPT_MIN_MEASURE_MS
-			   ? node_rate(pa, nr, claim,
-				       now - nr->mark_ms >= ADAPT_MAX_MEASURE_MS)
-			   : 0;
-		if (!rate)
-			continue;
-		nr->ad.left = (uint64_t)left; /* what a step may save, and cost */
-		nr->ad.step_s = (double)(now - nr->change_ms) / 1000;
-		k = adapt_step(&nr->ad, rate);
-		if (!nr->ad.settled)
-			__atomic_store_n(&pa->sh.work[n].claim,
-					 timed_claim(rate / nr->nactive, nr),
-					 __ATOMIC_RELAXED);
-		nr->warm = k == nr->nactive;
-		nr->change_ms = nr->warm ? nr->change_ms : now;
-		set_workers(pa, n, k);
-		if (nr->ad.settled)
-			__atomic_store_n(&pa->sh.work[n].split, SPLIT * k,
-					 __ATOMIC_RELAXED);
-		mark(pa, nr);
-	}
-	return measuring;
 }
 
 /* Free pages already in the pool count for every reservation before any surplus page
@@ -445,6 +277,7 @@ static void parallel_free(struct parallel *pa)
 	if (pa->mem)
 		munmap(pa->mem, pa->memlen);
 	free(pa->nodes);
+	free(pa->ends);
 	free(pa->jobs);
 	free(pa->reps);
 }
@@ -464,7 +297,8 @@ int size_parallel(struct size_job *j)
 	pa.jobs = calloc(pa.cap, sizeof(*pa.jobs));
 	pa.reps = calloc(pa.cap, sizeof(*pa.reps));
 	pa.nodes = calloc(j->t->nnodes, sizeof(*pa.nodes));
-	rc = pa.jobs && pa.reps && pa.nodes ? 0 : -ENOMEM;
+	pa.ends = calloc(j->t->nnodes, sizeof(*pa.ends));
+	rc = pa.jobs && pa.reps && pa.nodes && pa.ends ? 0 : -ENOMEM;
 	if (!rc) {
 		plan_slots(j, &pa, &deficit, &lacking);
 		rc = share(&pa, j->t->nnodes);

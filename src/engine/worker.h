@@ -23,7 +23,7 @@ struct node_work {
 struct worker_slot {
 	uint32_t stop;	  /* set by the coordinator: claim no more (atomic) */
 	uint32_t started; /* claims begun, and ended (atomic): which ones a measure */
-	uint32_t ended;	  /* may count (parallel.c) */
+	uint32_t ended;	  /* may count (control.c) */
 	uint32_t pad;
 	uint64_t held;	  /* pages it holds (atomic) */
 	uint64_t busy_us; /* time its reservations took, those that held (atomic) */

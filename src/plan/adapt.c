@@ -48,23 +48,30 @@ static uint32_t measured(const struct adapt *a, unsigned k)
 	return 0;
 }
 
+uint32_t adapt_measured(const struct adapt *a, unsigned k)
+{
+	return measured(a, k);
+}
+
 static void note(struct adapt *a, double rate)
 {
 	uint32_t r = rate > 4e9 ? 4000000000u : (uint32_t)(rate + 0.5);
 
-	for (unsigned i = 0; i < a->nrates; i++)
-		if (a->rates[i].workers == a->k) {
-			/* measured again: a doubted measure is replaced, a confirmed one
-			 * averaged */
-			a->rates[i].pages_per_s =
-			    a->confirm
-				? (uint32_t)(((uint64_t)a->rates[i].pages_per_s + r) / 2)
-				: r;
-			a->confirm = false;
-			return;
-		}
-	if (a->nrates < ADAPT_MAX_RATES)
-		a->rates[a->nrates++] = (struct adapt_rate){a->k, r};
+	unsigned i = 0;
+
+	while (i < a->nrates && a->rates[i].workers != a->k)
+		i++;
+	if (i == a->nrates && a->nrates == ADAPT_MAX_RATES)
+		return;
+	if (i == a->nrates)
+		a->nrates++;
+	/* measured again (doubted, or careful after a short one): the newer replaces
+	 * it, and a careful measure is not replaced by a short one */
+	else if (a->careful & 1u << i && !a->careful_next)
+		return;
+	a->rates[i] = (struct adapt_rate){a->k, r};
+	if (a->careful_next && i < 32)
+		a->careful |= 1u << i;
 }
 
 /* The best count measured: the fewest workers within ADAPT_SAME of the highest rate
@@ -115,22 +122,49 @@ static unsigned go(struct adapt *a, unsigned k)
 	return k;
 }
 
+/*
+ * A count whose short measure the choice rests on (its index; nrates: none): the
+ * best, then any count more workers measured above it (a careful measure may make it
+ * the top), then any fewer within ADAPT_DOUBT of the top (one may turn out the best).
+ * Counts of more workers measured below the best cannot change the choice.
+ */
+static unsigned unsure(const struct adapt *a)
+{
+	unsigned b = best(a), ib = rate_index(a, b);
+	uint32_t rb = measured(a, b), top = 0;
+
+	if (!(a->careful & 1u << ib))
+		return ib;
+	for (unsigned i = 0; i < a->nrates; i++)
+		top = MAX(top, a->rates[i].pages_per_s);
+	for (unsigned i = 0; i < a->nrates; i++) {
+		unsigned k = a->rates[i].workers;
+		uint64_t r = a->rates[i].pages_per_s;
+
+		if (a->careful & 1u << i)
+			continue;
+		if ((k > b && r > rb) ||
+		    (k < b && r * 100 >= (uint64_t)top * (100 - ADAPT_DOUBT)))
+			return i;
+	}
+	return a->nrates;
+}
+
 static unsigned settle(struct adapt *a, const char *how)
 {
-	unsigned b = best(a), i = rate_index(a, b);
-	uint32_t top = 0;
+	unsigned i = unsure(a), b;
 
-	for (unsigned j = 0; j < a->nrates; j++)
-		top = MAX(top, a->rates[j].pages_per_s);
-	/* fewer workers chosen over a higher rate within one measure's noise: the choice
-	 * rests on that noise, so the fewer are measured once more, and the two measures'
-	 * mean decides (doc/threads.md, "Settle", says what it was without) */
-	if (measured(a, b) < top && i < 32 && !(a->retaken & 1u << i)) {
-		a->retaken |= 1u << i;
-		a->confirm = true;
-		snprintf(a->how, sizeof(a->how), "%s", how);
-		return go(a, b);
+	/* the choice among counts within a measure's noise of each other rests on that
+	 * noise: such a count measured short is measured again, carefully, and the
+	 * careful measure replaces the short one (doc/threads.md, "Settle", says what it
+	 * was without) */
+	if (i < a->nrates) {
+		if (how != a->how)
+			snprintf(a->how, sizeof(a->how), "%s", how);
+		a->careful_next = true;
+		return go(a, a->rates[i].workers);
 	}
+	b = best(a);
 	a->settled = true;
 	snprintf(a->why, sizeof(a->why), "%s; the best measured: %u %s, %u pages/s", how,
 		 b, workers(b), measured(a, b));
@@ -207,6 +241,7 @@ static unsigned refine(struct adapt *a, const char *how)
 		return settle(a, how);
 	mid = up > down ? (b + hi) / 2 : (lo + b) / 2;
 	a->nrefined++;
+	a->careful_next = true; /* near the best: told apart from it carefully */
 	return go(a, mid);
 }
 
@@ -282,8 +317,9 @@ unsigned adapt_step(struct adapt *a, double rate)
 	i = rate_index(a, a->k);
 	if (i < 32 && !(a->retaken & 1u << i) && doubtful(a, a->k)) {
 		a->retaken |= 1u << i;
-		return a->k; /* measured again: the newer counts */
+		return a->k; /* measured again, as carefully: the newer counts */
 	}
+	a->careful_next = false;
 	a->last = a->k;
 	switch (a->phase) {
 	case ADAPT_REFINE:
@@ -313,6 +349,31 @@ unsigned adapt_step(struct adapt *a, double rate)
 	if (change > -ADAPT_DROP && a->weak < 2 && a->k < a->ceiling)
 		return go(a, MIN(a->ceiling, a->k * 2));
 	return grown(a, how);
+}
+
+bool adapt_watch(struct adapt *a, double rate, bool lagging)
+{
+	uint32_t was = measured(a, a->k);
+	struct adapt old = *a;
+	bool fell = was && rate * 100 < (double)was * (100 - ADAPT_DRIFT);
+
+	if (!a->settled || a->reopened >= ADAPT_MAX_REOPEN ||
+	    !(fell || (lagging && a->k < a->ceiling)))
+		return false;
+	/* the measures before are of another machine, or not enough: begin again at
+	 * the count at work, growing from it */
+	adapt_init(a, old.ceiling, false);
+	a->k = old.k;
+	a->peak = old.peak;
+	a->one = old.one;
+	a->reopened = old.reopened + 1;
+	if (fell)
+		snprintf(a->how, sizeof(a->how), "its rate fell %.0f%% after it settled",
+			 100 - rate * 100 / was);
+	else
+		snprintf(a->how, sizeof(a->how), "it would end %u%%+ after the others",
+			 ADAPT_LAG);
+	return true;
 }
 
 void adapt_done(struct adapt *a)

@@ -4,9 +4,11 @@
  * node's reservation rate is measured with k workers from a small start, k is
  * doubled while that raises the rate by a meaningful margin and halved while fewer
  * workers do as well, the bracket around the best count is narrowed while a step
- * may gain more than it costs, and the workers
- * beyond the best are retired: the knee, which differs from machine to machine
- * (doc/threads.md). A measure that contradicts the others is taken once more first.
+ * may gain more than it costs, counts near the best are told apart by careful
+ * (longer) measures, and the workers beyond the best are retired: the knee, which
+ * differs from machine to machine (doc/threads.md). A measure that contradicts the
+ * others is taken once more first. A settled node whose rate falls, or whose work
+ * would end well after the other nodes', searches again.
  */
 #ifndef HUGEPAR_ADAPT_H
 #define HUGEPAR_ADAPT_H
@@ -37,6 +39,24 @@
 #define ADAPT_TICK_MS	     5
 #define ADAPT_MIN_MEASURE_MS 10
 #define ADAPT_MAX_MEASURE_MS 500
+/* A careful measure, one that tells apart counts near the best (refining, and each
+ * count within ADAPT_DOUBT of the best measured before settling), lasts at least this
+ * long, and at most a 1/ADAPT_CAREFUL_SHARE of the node's time left: a rate that
+ * varies from one stretch of time to the next is averaged over more of them. */
+#define ADAPT_CAREFUL_MS    200
+#define ADAPT_CAREFUL_SHARE 32
+/* percent: a settled node whose rate falls this far below its settled measure, over
+ * ADAPT_WATCH_MS, searches again from its count (its neighbours took the memory
+ * controllers or the CPUs it shares with them); ADAPT_MAX_REOPEN times at most */
+#define ADAPT_DRIFT	 8
+#define ADAPT_WATCH_MS	 500
+#define ADAPT_MAX_REOPEN 2
+/* percent: a settled node whose work, at its rate, would end this much after the
+ * median node's searches again too, where it may have more workers (a node that
+ * shares a cap or CPUs with others takes more of them with more workers; one that
+ * settled on a noisy measure finds its count again): the run ends with its last
+ * node */
+#define ADAPT_LAG 4
 /* Once a node's rate is known, a claim while it is measured is the pages a worker
  * reserves in this time: claims sized in time, not pages (a 1G page is the memory of
  * 512 2M ones), so a measure is short whatever the page costs. */
@@ -71,8 +91,10 @@ struct adapt {
 	char how[64]; /* how the search ended */
 	unsigned nrates;
 	struct adapt_rate rates[ADAPT_MAX_RATES];
-	uint32_t retaken; /* bit i: rates[i] was measured again (doubted, or confirmed) */
-	bool confirm;	  /* the measure under way confirms one: averaged with it */
+	uint32_t retaken;  /* bit i: rates[i] was measured again, doubted */
+	uint32_t careful;  /* bit i: rates[i] is a careful measure's */
+	bool careful_next; /* the measure under way is a careful one */
+	unsigned reopened; /* searches begun again after a fall (ADAPT_DRIFT) */
 	char why[96];
 };
 
@@ -83,6 +105,14 @@ void adapt_init(struct adapt *a, unsigned ceiling, bool fixed);
 /* The node's rate over the last stretch with a->k workers: the worker count to go on
  * with (more, the same, or fewer: the ones added last are retired). */
 unsigned adapt_step(struct adapt *a, double pages_per_s);
+/* A settled node's rate over the last ADAPT_WATCH_MS, and whether its work would end
+ * ADAPT_LAG after the median node's: true when the search begins again from the count
+ * at work, because the rate fell ADAPT_DRIFT below the settled measure, or because
+ * the node lags and may have more workers (the caller goes on measuring, and calls
+ * adapt_step()). ADAPT_MAX_REOPEN times at most. */
+bool adapt_watch(struct adapt *a, double pages_per_s, bool lagging);
+/* The rate measured with k workers (0: none). */
+uint32_t adapt_measured(const struct adapt *a, unsigned k);
 /* The node's work ended before the controller settled. */
 void adapt_done(struct adapt *a);
 

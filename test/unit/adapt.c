@@ -82,11 +82,12 @@ UNIT_TEST(search, "the search climbs while more workers pay, then narrows in on 
 
 	/* starts at a small power of two, grows while it pays, narrows in on the best
 	 * measured: the knee on each shape */
-	CHECK(searches(&skylake, 72, "4 8 16 32 24 20 12 18 14 17 -> 16"));
+	CHECK(searches(&skylake, 72, "4 8 16 32 24 20 12 18 14 17 16 -> 16"));
 	/* (96 as good as 64: the knee may lie below 64, and 48 is tried there) */
-	CHECK(searches(&cascade, 96, "4 8 16 32 64 96 48 80 56 72 68 60 62 58 58 -> 58"));
+	CHECK(searches(&cascade, 96,
+		       "4 8 16 32 64 96 48 80 56 72 68 60 62 58 64 96 -> 58"));
 	CHECK(searches(&knee, 48, "4 8 16 32 24 12 14 13 10 -> 12"));
-	CHECK(searches(&growing, 16, "4 8 16 12 -> 16"));
+	CHECK(searches(&growing, 16, "4 8 16 12 16 -> 16"));
 	/* a knee between powers of two: found from both sides */
 	CHECK(searches(&knee6, 16, "4 8 16 12 10 6 7 -> 6"));
 	/* a neighbour above level with the best says nothing of below: the knee is
@@ -96,10 +97,10 @@ UNIT_TEST(search, "the search climbs while more workers pay, then narrows in on 
 	CHECK(searches(&knee6, 8, "2 4 8 6 7 -> 6"));
 	CHECK(searches(&small, 4, "2 4 3 -> 3"));
 	/* growing from the start does not pay: fewer are measured, down to one */
-	CHECK(searches(&flat, 64, "4 8 16 2 1 -> 1"));
-	CHECK(searches(&flat, 8, "2 4 8 1 -> 1"));
-	CHECK(searches(&lock, 16, "4 8 2 1 3 -> 2"));
-	CHECK(searches(&lock, 2, "2 1 -> 2"));
+	CHECK(searches(&flat, 64, "4 8 16 2 1 1 -> 1"));
+	CHECK(searches(&flat, 8, "2 4 8 1 1 -> 1"));
+	CHECK(searches(&lock, 16, "4 8 2 1 3 2 -> 2"));
+	CHECK(searches(&lock, 2, "2 1 2 -> 2"));
 }
 
 /* A deterministic noise source (xorshift32): a measure within +-noise of the curve. */
@@ -122,7 +123,9 @@ static unsigned adapt_run_noisy(const struct curve *c, unsigned ceiling, double 
 	for (unsigned steps = 0; !a.settled && steps < 40; steps++) {
 		off +=
 		    (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "", a.k);
-		adapt_step(&a, noisy(&seed, curve_at(c, a.k), noise));
+		/* a careful measure lasts ten times as long: a third of the noise */
+		adapt_step(&a, noisy(&seed, curve_at(c, a.k),
+				     a.careful_next ? noise / 3 : noise));
 	}
 	snprintf(buf + off, len - off, " -> %u", a.k);
 	return a.settled ? a.k : 0;
@@ -179,22 +182,22 @@ static int machine_curve(const char *path, struct curve *c, unsigned *cpus)
 static const struct {
 	const char *machine, *search;
 } machine_searches[] = {
-    {"sim-16n-flat", "4 8 16 2 1 -> 1"},
+    {"sim-16n-flat", "4 8 16 2 1 1 -> 1"},
     {"sim-32n-256cpu", "2 4 8 6 7 5 -> 5"},
     {"sim-64n", "2 4 3 -> 3"},
     {"sim-16n-knee12", "4 8 16 32 24 12 14 13 10 -> 12"},
     {"sim-8n-knee3", "4 8 2 6 5 3 -> 3"},
     {"sim-8n-knee6", "4 8 16 12 6 7 -> 6"},
-    {"sim-cascadelake", "4 8 16 32 64 96 48 80 56 72 68 60 62 58 58 -> 58"},
-    {"sim-flat", "2 4 8 1 -> 1"},
-    {"sim-growing", "4 8 16 12 -> 16"},
+    {"sim-cascadelake", "4 8 16 32 64 96 48 80 56 72 68 60 62 58 64 96 -> 58"},
+    {"sim-flat", "2 4 8 1 1 -> 1"},
+    {"sim-growing", "4 8 16 12 16 -> 16"},
     {"sim-knee", "4 8 16 32 24 12 14 13 10 -> 12"},
     {"sim-knee6", "4 8 16 12 10 6 7 -> 6"},
-    {"sim-lockbound", "4 8 2 1 3 -> 2"},
+    {"sim-lockbound", "4 8 2 1 3 2 -> 2"},
     {"sim-peak11", "4 8 16 32 12 14 10 11 -> 11"},
-    {"sim-skylake", "4 8 16 32 24 20 12 18 14 17 -> 16"},
-    {"sim-smallnodes", "2 4 6 5 -> 4"},
-    {"sim-sockets", "4 8 16 12 14 15 15 -> 15"},
+    {"sim-skylake", "4 8 16 32 24 20 12 18 14 17 16 -> 16"},
+    {"sim-smallnodes", "2 4 6 5 4 -> 4"},
+    {"sim-sockets", "4 8 16 12 14 15 16 -> 15"},
     {"sim-unequal", "4 8 16 12 10 6 7 -> 6"},
 };
 
@@ -349,12 +352,12 @@ UNIT_TEST(outlier, "a measure far from its neighbours is taken again, once")
 	/* fewer workers each doing a fifth of what more each do (2 at 241 pages/s where
 	 * 4 gave 2350, seen on a simulated node): taken again; the flat curve's search
 	 * goes on to one worker as without the outlier */
-	CHECK(outlier_searches(&flat, 64, 2, 0.2, 1, "4 8 16 2 2 1 -> 1"));
+	CHECK(outlier_searches(&flat, 64, 2, 0.2, 1, "4 8 16 2 2 1 1 -> 1"));
 	/* a fall that the others agree with is not doubted */
-	CHECK(outlier_searches(&lock, 16, 0, 0, 0, "4 8 2 1 3 -> 2"));
+	CHECK(outlier_searches(&lock, 16, 0, 0, 0, "4 8 2 1 3 2 -> 2"));
 	/* measured low twice, it is believed: the second measure decides, and 6 is
 	 * not measured a third time; the bracket above, 8 to 12, is narrowed instead */
-	CHECK(outlier_searches(&k6, 24, 6, 0.1, 2, "4 8 16 12 6 6 10 9 -> 8"));
+	CHECK(outlier_searches(&k6, 24, 6, 0.1, 2, "4 8 16 12 6 6 10 9 8 -> 8"));
 }
 
 /* With one writer's rate from the probe. */
@@ -382,7 +385,7 @@ UNIT_TEST(small, "ceilings of 0 to 3 workers, and one worker that measures nothi
 	struct adapt a;
 
 	/* small ceilings: measured too, but one worker has nothing to measure */
-	CHECK(searches(&growing, 3, "2 3 -> 3"));
+	CHECK(searches(&growing, 3, "2 3 3 -> 3"));
 	CHECK(searches(&growing, 1, " -> 1"));
 	CHECK(searches(&growing, 0, " -> 1"));
 	adapt_init(&a, 1, false);
@@ -437,4 +440,41 @@ UNIT_TEST(edges, "work that ends before a settled measure, huge rates, a zero ra
 	adapt_step(&a, 0);
 	adapt_step(&a, 100);
 	CHECK(a.k == 16 && !a.settled);
+}
+
+/* A settled node searches again when its rate falls, or when it lags and may have
+ * more workers; twice at most. */
+UNIT_TEST(watch, "a settled node whose rate falls 8%, or that lags, searches again")
+{
+	struct adapt a;
+	uint32_t was;
+
+	adapt_init(&a, 16, false);
+	while (!a.settled)
+		adapt_step(&a, curve_at(&knee6, a.k));
+	was = adapt_measured(&a, a.k);
+	CHECK(a.k == 6 && was == 520);
+	/* within the noise, and not lagging: it stays */
+	CHECK(!adapt_watch(&a, was * 0.95, false) && a.settled);
+	/* a fall of 8%: from its count, growing */
+	CHECK(adapt_watch(&a, was * 0.91, false));
+	CHECK(!a.settled && a.k == 6 && a.nrates == 0 && a.reopened == 1 &&
+	      a.phase == ADAPT_GROW);
+	CHECK(adapt_step(&a, 470) == 12); /* measured from scratch: doubled */
+	while (!a.settled)
+		adapt_step(&a, curve_at(&knee6, a.k));
+	CHECK(a.k == 6 && strstr(a.why, "fell") == NULL);
+	/* lagging, below its ceiling: again; the third time, no more */
+	CHECK(adapt_watch(&a, was, true) && a.reopened == 2);
+	while (!a.settled)
+		adapt_step(&a, curve_at(&knee6, a.k));
+	CHECK(!adapt_watch(&a, was * 0.5, true) && a.settled);
+	/* lagging at its ceiling: nothing more to try */
+	adapt_init(&a, 4, false);
+	while (!a.settled)
+		adapt_step(&a, curve_at(&growing, a.k));
+	CHECK(a.k == 4 && !adapt_watch(&a, adapt_measured(&a, 4), true));
+	/* a fixed count is never searched */
+	adapt_init(&a, 8, true);
+	CHECK(!adapt_watch(&a, 1, true) && a.settled);
 }

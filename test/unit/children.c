@@ -27,7 +27,18 @@ struct report {
 
 /* What a child does: its arg. */
 struct act {
-	enum { REPORT, HALF, EXIT3, SEGV, ABORT, USR2, HOLD, IGNORE_TERM, WAIT, FDS } what;
+	enum {
+		REPORT,
+		HALF,
+		EXIT3,
+		SEGV,
+		ABORT,
+		USR2,
+		HOLD,
+		IGNORE_TERM,
+		WAIT,
+		FDS
+	} what;
 	uint32_t value;
 	int ready; /* a pipe's end: written once it is ready to be signalled, or -1 */
 };
