@@ -37,6 +37,21 @@ void mark(struct parallel *pa, struct node_run *nr)
 	nr->mark_ms = clock_now_ms();
 }
 
+/* Whether node nr still warms up after a change: a measure, or a watched window,
+ * starts once the workers are at work (new ones forked, bound and with a claim made;
+ * retired ones done with theirs), or after ADAPT_MAX_MEASURE_MS; true also at the
+ * tick that marks its start. */
+static bool warming(struct parallel *pa, struct node_run *nr, uint64_t now)
+{
+	if (nr->warm)
+		return false;
+	if (settled_in(pa, nr) || now - nr->mark_ms >= ADAPT_MAX_MEASURE_MS) {
+		nr->warm = true;
+		mark(pa, nr);
+	}
+	return true;
+}
+
 /*
  * The node's rate: the sum of its workers' own rates, each its pages over the time
  * its reservations took since the mark. Counting pages in a window instead would
@@ -70,11 +85,11 @@ static double node_rate(const struct parallel *pa, const struct node_run *nr,
 	return long_enough || all >= NODE_CLAIMS * claim ? rate : 0;
 }
 
-/* The pages one worker reserves in ADAPT_CLAIM_MS at the rate measured, no more than
- * the claims the measures began with. */
-static uint64_t timed_claim(double per_worker, const struct node_run *nr)
+/* The pages one worker reserves in 'ms' at the rate measured, no more than the claims
+ * the measures began with. */
+static uint64_t timed_claim(double per_worker, double ms, const struct node_run *nr)
 {
-	uint64_t c = (uint64_t)(per_worker * ADAPT_CLAIM_MS / 1000);
+	uint64_t c = (uint64_t)(per_worker * ms / 1000);
 
 	return MIN(MAX(c, UINT64_C(1)), claim_size(nr->need, nr->ad.ceiling));
 }
@@ -98,13 +113,10 @@ static void settled_claims(struct parallel *pa, unsigned n)
 	struct node_run *nr = &pa->nodes[n];
 
 	if (nr->watching) {
-		uint64_t c = (uint64_t)(nr->rate_seen / MAX(nr->nactive, 1u) *
-					ADAPT_WATCH_MS / 2000);
-
-		__atomic_store_n(
-		    &pa->sh.work[n].claim,
-		    MIN(MAX(c, UINT64_C(1)), claim_size(nr->need, nr->ad.ceiling)),
-		    __ATOMIC_RELAXED);
+		__atomic_store_n(&pa->sh.work[n].claim,
+				 timed_claim(nr->rate_seen / MAX(nr->nactive, 1u),
+					     ADAPT_WATCH_MS / 2.0, nr),
+				 __ATOMIC_RELAXED);
 		__atomic_store_n(&pa->sh.work[n].split, 0, __ATOMIC_RELAXED);
 	} else {
 		__atomic_store_n(&pa->sh.work[n].split, SPLIT * nr->ad.k,
@@ -135,34 +147,25 @@ static bool watch(struct parallel *pa, unsigned n, int64_t left, uint64_t now,
 
 	if (!nr->watching)
 		return false;
-	/* a window starts as a measure does: after the settling's change, once each
-	 * worker at work has ended a claim begun after it */
-	if (!nr->warm) {
-		if (settled_in(pa, nr) || now - nr->mark_ms >= ADAPT_MAX_MEASURE_MS) {
-			nr->warm = true;
-			mark(pa, nr);
-		}
-		return true;
-	}
-	if (now - nr->mark_ms < ADAPT_WATCH_MS)
+	if (warming(pa, nr, now) || now - nr->mark_ms < ADAPT_WATCH_MS)
 		return true;
 	rate = node_rate(pa, nr, 1, true);
 	if (!rate)
 		return true;
 	lagging =
 	    median_s > 0 && (double)left / rate > median_s * (100 + ADAPT_LAG) / 100;
+	nr->rate_seen = rate;
 	if (adapt_watch(&nr->ad, rate, lagging)) {
 		nr->watching = false;
-		nr->rate_seen = rate;
 		nr->warm = true; /* the same workers at work: measured from now */
 		nr->change_ms = now;
 		__atomic_store_n(&pa->sh.work[n].claim,
-				 timed_claim(rate / nr->nactive, nr), __ATOMIC_RELAXED);
+				 timed_claim(rate / nr->nactive, ADAPT_CLAIM_MS, nr),
+				 __ATOMIC_RELAXED);
 		__atomic_store_n(&pa->sh.work[n].split, 0, __ATOMIC_RELAXED);
 		mark(pa, nr);
 		return true;
 	}
-	nr->rate_seen = rate;
 	if (!worth_watching(nr, left)) {
 		nr->watching = false;
 		settled_claims(pa, n);
@@ -180,12 +183,14 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The median of the nodes' times left at their last rates, in seconds (0: none
- * known): a watched node is compared with it. */
+ * known, or no node watched, which alone is compared with it). */
 static double median_left_s(struct parallel *pa)
 {
-	unsigned m = 0;
+	unsigned m = 0, watched = 0;
 
-	for (unsigned n = 0; n < pa->j->t->nnodes; n++) {
+	for (unsigned n = 0; n < pa->j->t->nnodes; n++)
+		watched += pa->nodes[n].watching;
+	for (unsigned n = 0; watched && n < pa->j->t->nnodes; n++) {
 		const struct node_run *nr = &pa->nodes[n];
 		int64_t left =
 		    __atomic_load_n(&pa->sh.work[n].remaining, __ATOMIC_RELAXED);
@@ -230,16 +235,8 @@ bool tick(void *arg)
 			continue;
 		}
 		measuring = true;
-		/* A measure starts once the workers are at work after a change (new ones
-		 * forked, bound and with a claim made; retired ones done with theirs). */
-		if (!nr->warm) {
-			if (!settled_in(pa, nr) &&
-			    now - nr->mark_ms < ADAPT_MAX_MEASURE_MS)
-				continue;
-			nr->warm = true;
-			mark(pa, nr);
+		if (warming(pa, nr, now))
 			continue;
-		}
 		min_ms =
 		    nr->ad.careful_next ? careful_ms(nr, left) : ADAPT_MIN_MEASURE_MS;
 		rate = now - nr->mark_ms >= min_ms
@@ -254,9 +251,10 @@ bool tick(void *arg)
 		nr->ad.step_s = (double)(now - nr->change_ms) / 1000;
 		k = adapt_step(&nr->ad, rate);
 		if (!nr->ad.settled)
-			__atomic_store_n(&pa->sh.work[n].claim,
-					 timed_claim(rate / nr->nactive, nr),
-					 __ATOMIC_RELAXED);
+			__atomic_store_n(
+			    &pa->sh.work[n].claim,
+			    timed_claim(rate / nr->nactive, ADAPT_CLAIM_MS, nr),
+			    __ATOMIC_RELAXED);
 		nr->warm = k == nr->nactive;
 		nr->change_ms = nr->warm ? nr->change_ms : now;
 		set_workers(pa, n, k);

@@ -94,7 +94,7 @@ struct adapt {
 	uint32_t retaken;  /* bit i: rates[i] was measured again, doubted */
 	uint32_t careful;  /* bit i: rates[i] is a careful measure's */
 	bool careful_next; /* the measure under way is a careful one */
-	unsigned reopened; /* searches begun again after a fall (ADAPT_DRIFT) */
+	unsigned reopened; /* searches begun again (adapt_watch()) */
 	char why[96];
 };
 
