@@ -254,7 +254,8 @@ deps:
 
 # The binary, the dracut module and the dracut setting that adds it to every
 # initramfs, the initramfs-tools hooks, /etc/hugepar.conf (only when there is none),
-# the man pages and the docs they point to.
+# the man pages and the docs they point to, and the examples: the systemd drop-ins
+# and the Prometheus alerting rules.
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/hugepar
 	rm -rf $(addprefix $(DESTDIR),$(OLDMODULEDIRS))
@@ -273,6 +274,7 @@ install: $(BIN)
 	install -d $(DESTDIR)$(DOCDIR)/examples
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	install -m 0644 systemd/examples/*.conf $(DESTDIR)$(DOCDIR)/examples/
+	install -m 0644 config/hugepar-alerts.rules.yml $(DESTDIR)$(DOCDIR)/examples/
 	install -D -m 0644 config/dracut-hugepar.conf $(DESTDIR)$(DRACUTCONFDIR)/50-hugepar.conf
 
 # Everything install put there but your settings (/etc/hugepar.conf and its .d).

@@ -72,7 +72,8 @@ t_build() {
 		/usr/share/man/man5/hugepar.conf.5.gz /usr/share/man/man7/dracut-hugepar.7.gz \
 		/usr/share/man/man7/hugepar-initramfs-tools.7.gz /usr/share/doc/hugepar/record.md \
 		/usr/share/doc/hugepar/threads.md /usr/share/doc/hugepar/services.md \
-		/usr/share/doc/hugepar/examples/kubelet.conf "$UNITDIR/hugepar-verify.service" \
+		/usr/share/doc/hugepar/examples/kubelet.conf \
+		/usr/share/doc/hugepar/examples/hugepar-alerts.rules.yml "$UNITDIR/hugepar-verify.service" \
 		"$UNITDIR/hugepar-initramfs.service" \
 		/usr/share/doc/hugepar/copyright; do
 		check "in the package: $f" grep -qxF "$f" "$P/files"

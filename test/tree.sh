@@ -90,6 +90,7 @@ t_install() {
 		usr/share/man/man5/hugepar.conf.5 usr/share/man/man7/dracut-hugepar.7 \
 		usr/share/man/man7/hugepar-initramfs-tools.7 usr/share/initramfs-tools/hooks/hugepar \
 		usr/share/initramfs-tools/scripts/init-premount/hugepar usr/share/doc/hugepar/record.md \
+		usr/share/doc/hugepar/examples/hugepar-alerts.rules.yml \
 		"$dracutdir/$DRACUT_MODULE/module-setup.sh"; do
 		check "make install: $f" test -e "$OUT/install/${f#/}"
 	done
