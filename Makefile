@@ -99,6 +99,13 @@ NUMACTL_SRC ?= build/src/numactl
 LIBNUMA_SRC := libnuma.c syscall.c distance.c affinity.c sysfs.c rtnetlink.c
 KINC        := $(BUILD)/kinc
 
+# The folder the tree is built in is compiled in nowhere (libnuma's __FILE__, debug
+# info): the compiler writes this folder as "." and numactl's source, wherever it is,
+# as "numactl", so the binary is the same byte for byte whichever folder builds it
+# (test/tree.sh). Before the caller's CFLAGS: GCC takes the last map that matches, and
+# a package build maps its folder itself (dpkg-buildflags).
+PATHMAP     = -ffile-prefix-map=$(CURDIR)=. -ffile-prefix-map=$(abspath $(NUMACTL_SRC))=numactl
+
 all: $(BIN)
 
 build/src/numactl/libnuma.c:
@@ -130,14 +137,14 @@ $(1)/libnuma.a: $(NUMACTL_SRC)/libnuma.c $(KINC)/.stamp
 	: > $(1)/config.h
 	cp $(NUMACTL_SRC)/numa.h $(NUMACTL_SRC)/numaif.h $(NUMACTL_SRC)/numacompat1.h $(1)/inc/
 	cd $(1) && for f in $(LIBNUMA_SRC:.c=); do \
-		$(2) $(3) -w -Dconstructor=used -I. -I$(abspath $(NUMACTL_SRC)) -isystem $(abspath $(KINC)) \
+		$(2) $(PATHMAP) $(3) -w -Dconstructor=used -I. -I$(abspath $(NUMACTL_SRC)) -isystem $(abspath $(KINC)) \
 			-c $(abspath $(NUMACTL_SRC))/$$$$f.c -o $$$$f.o || exit 1; done
 	ar rcs $$@ $(addprefix $(1)/,$(LIBNUMA_SRC:.c=.o))
 endef
 $(eval $(call libnuma,$(BUILD)/musl,$(CC),-O2))
 $(eval $(call libnuma,$(BUILD)/san,$(CLANG),-O1 -g -fsanitize=address$(comma)undefined))
 
-MUSL_FLAGS  = $(HP_CPPFLAGS) $(WARN) $(CFLAGS) -I$(BUILD)/musl/inc -isystem $(KINC) -static
+MUSL_FLAGS  = $(HP_CPPFLAGS) $(WARN) $(PATHMAP) $(CFLAGS) -I$(BUILD)/musl/inc -isystem $(KINC) -static
 
 $(BIN): $(SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
 	$(CC) $(MUSL_FLAGS) $(INCS) -o $@ $(SRCS) $(BUILD)/musl/libnuma.a $(LDFLAGS)
