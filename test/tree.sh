@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The tree's own checks: the shell (make syncheck), the interpreter the tests call,
 # the length of files and functions, make install and uninstall into a staging
-# directory, the cross build for arm64, the repository paths that docs and comments
-# name, and the unit tests' list read from the sources against the one built.
+# directory, the cross build for arm64, the binary built in two folders (the same
+# byte for byte), the repository paths that docs and comments name, and the unit
+# tests' list read from the sources against the one built.
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
@@ -12,6 +13,7 @@ tcase interpreter "the tests and benchmarks call /usr/bin/python3, not the first
 tcase length "C files of at most 500 lines; C and shell functions of at most 70"
 tcase install "make install puts every file in place, uninstall takes them away"
 tcase cross "make ARCH=arm64 gives a static aarch64 binary that plans as the goldens"
+tcase reproducible "hugepar built in two folders of different names is the same, byte for byte"
 tcase paths "every repository path a doc or a comment names exists"
 tcase unit-list "test/unit/list.sh lists the unit tests as build/unit --list does"
 tcase deps "scripts/deps.sh finishes a dpkg run cut off before it calls apt-get"
@@ -138,6 +140,35 @@ cross_plans() {
 		check "the arm64 binary's plan of $m is the golden's" \
 			cmp -s "$1/$m.json" "test/golden/$m.json"
 	done
+}
+
+# make hugepar in two copies of the tree (the files git tracks or does not ignore)
+# whose paths differ in length, numactl's source linked into each where the Makefile
+# looks for it, gives the same binary, stripped or not: nothing of the folder's path
+# is compiled in. With -g, as a package build compiles: debug info is where the
+# compiler writes the build's paths most, and GCC's code is the same without it.
+t_reproducible() {
+	local r=$OUT/reproducible d f numactl
+	[ -n "${NUMACTL_SRC:-}" ] || [ -f build/src/numactl/libnuma.c ] ||
+		scripts/fetch-numactl.sh build/src >/dev/null
+	numactl=$(readlink -f "${NUMACTL_SRC:-build/src/numactl}")
+	rm -rf "$r"
+	for d in a folder-of-a-longer-name; do
+		mkdir -p "$r/$d/build/src"
+		git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$r/$d"
+		ln -s "$numactl" "$r/$d/build/src/numactl"
+		if ! make --no-print-directory -s -C "$r/$d" CFLAGS="-g -O2" \
+			NUMACTL_SRC=build/src/numactl hugepar >"$r/$d.log" 2>&1; then
+			fail "make hugepar in $r/$d (see $r/$d.log)"
+			return
+		fi
+	done
+	for f in hugepar build/hugepar.stripped; do
+		check "$f is the same built in either folder" \
+			cmp "$r/a/$f" "$r/folder-of-a-longer-name/$f"
+	done
+	expect_eq "no binary names the folder it was built in" "$(cd "$r" && grep -l -a \
+		-e "$r/a/" -e "$r/folder-of-a-longer-name/" -- */hugepar */build/hugepar.stripped)" ""
 }
 
 # Docs and comments name files of the tree (test/check-paths.py): each must be there
