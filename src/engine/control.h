@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * control.h - between parallel.c and control.c: the coordinator's state of the
- * parallel path, and its control of each node's workers.
+ * control.h - the coordinator's state of the parallel path (parallel.c), and its
+ * control of each node's workers (control.c).
  */
 #ifndef HUGEPAR_CONTROL_H
 #define HUGEPAR_CONTROL_H

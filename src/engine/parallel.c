@@ -92,47 +92,6 @@ static int share(struct parallel *pa, unsigned nnodes)
 	return 0;
 }
 
-/* One more worker for node n. */
-static bool add_worker(struct parallel *pa, unsigned n)
-{
-	struct size_job *j = pa->j;
-	struct node_run *nr = &pa->nodes[n];
-	unsigned s = pa->used, on = fault_flag("misplace") ? (n + 1) % j->t->nnodes : n;
-	struct spawn sp = {.tag = s,
-			   .report = &pa->reps[s],
-			   .len = sizeof(pa->reps[s]),
-			   .hold = true,
-			   .pdeathsig = SIGKILL};
-
-	if (s >= pa->cap || nr->started >= nr->cap || size_out_of_time(j))
-		return false;
-	pa->jobs[s] = (struct worker_job){.node = j->t->nodes[on].id,
-					  .cpus = j->t->nodes[j->p->host[on]].cpus,
-					  .kb = j->kb,
-					  .deadline = j->deadline,
-					  .work = &pa->sh.work[n],
-					  .slot = &pa->sh.slot[s]};
-	if (children_spawn(&pa->kids, &sp, worker_main, &pa->jobs[s]) < 0)
-		return false;
-	pa->used++;
-	nr->started++;
-	nr->active[nr->nactive++] = s;
-	return true;
-}
-
-/* Node n to k workers at work: start more, or let the newest stop claiming (what
- * they hold, they keep). */
-void set_workers(struct parallel *pa, unsigned n, unsigned k)
-{
-	struct node_run *nr = &pa->nodes[n];
-
-	while (nr->nactive > k && nr->nactive > 1)
-		__atomic_store_n(&pa->sh.slot[nr->active[--nr->nactive]].stop, 1,
-				 __ATOMIC_RELAXED);
-	while (nr->nactive < k && add_worker(pa, n))
-		;
-}
-
 /* Free pages already in the pool count for every reservation before any surplus page
  * is allocated, whatever their node, and a node-bound reservation larger than its
  * nodes' free pages is refused (doc/kernel-notes.md): they would absorb the workers'
