@@ -1,11 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The layers of the binary, lowest first, written once, as folders: a file may include
-# the headers of its own layer and of the layers below, never above; and no two
-# modules (X.c with X.h) may include each other, even within a layer (tsort finds the
-# loops). The simulated kernel's six files are one module, and with the fault
-# seam's implementation it is the test build's side of the kernel layer.
-# doc/architecture.md shows the map.
+# the headers of its own layer and of the layers below, never above, and call the
+# functions of those layers only; and no two modules (X.c with X.h, named by their
+# path without src/: engine/control, plan/plan) may use each other, even within a
+# folder (tsort finds the loops). Includes are read from the files, each header where
+# the compiler finds it (the including file's folder, then the Makefile's -I order);
+# calls from each .c compiled alone with the host compiler, what its object leaves
+# undefined (nm) against what the others define: a header may declare another
+# module's functions, and only the objects show that. The simulated kernel's files
+# (test/sim/sim*.c) are one module, and with the fault seam's implementation it is
+# the test build's side of the kernel layer. doc/architecture.md shows the map.
 . "$(dirname "$0")/lib.sh"
 
 LAYERS=(
@@ -17,75 +22,224 @@ LAYERS=(
 )
 
 tcase layers "includes go down the layers, no module loops, the engine waits by the clock seam"
+tcase calls "each file compiles alone, its calls go down the layers, no two modules call each other"
+tcase calls-circle "two files of one folder calling each other behind one header: a loop, named"
 
-# module FILE: the module a file belongs to
+ROOT=$TOP
+
+# module VAR PATH: to VAR, the module of a file by its path in the tree, without
+# src/ and .c/.h (no subshell: these three run for every include; their locals end
+# in _, not to hide the caller's VAR)
 module() {
-	local b
-	b=$(basename "$1")
-	b=${b%.[ch]}
-	case $b in simcore | simfile | simclock | simseam | simcost) b=sim ;; esac
-	echo "$b"
+	local m_=${2%.[ch]}
+	m_=${m_#src/}
+	case $m_ in test/sim/sim*) m_=test/sim/sim ;; esac
+	printf -v "$1" %s "$m_"
 }
-# layer NAME: the layer of a file of the tree, by its folder
-layer() { local d=${DIR_OF[$1]:-}; [ -n "$d" ] && echo "${LAYER[$d]}"; }
+# layer VAR PATH: to VAR, the layer of a file of the tree, by its folder (empty: none)
+layer() { printf -v "$1" %s "${LAYER[${2%/*}]:-}"; }
 
-# layer_files: the layer of each folder (LAYER) and each file's folder (DIR_OF), and
-# the files of every layer (FILES)
+# layer_files: the layer of each folder (LAYER), the files of every layer (FILES,
+# paths in ROOT), and the folders a header is looked for in, in the compiler's order
+# (INC_DIRS: the Makefile's SIM_INCS, which the test build and the unit tests use)
 layer_files() {
-	local i d f
-	declare -gA LAYER=() DIR_OF=()
-	FILES=()
+	local i d f incs
+	declare -gA LAYER=()
+	FILES=() INC_DIRS=()
 	for i in "${!LAYERS[@]}"; do
 		for d in ${LAYERS[$i]#*:}; do
 			LAYER[$d]=$i
-			for f in "$TOP/$d"/*.[ch]; do
-				[ -f "$f" ] || continue
-				FILES+=("$f")
-				DIR_OF[$(basename "$f")]=$d
+			for f in "$ROOT/$d"/*.[ch]; do
+				[ -f "$f" ] && FILES+=("${f#"$ROOT"/}")
 			done
 		done
+	done
+	incs=$(sed -n 's/^INCS[[:space:]]*:=//p' "$TOP/Makefile")
+	incs=$(sed -n 's/^SIM_INCS[[:space:]]*:=//p' "$TOP/Makefile" | sed "s|\$(INCS)|$incs|")
+	for d in $incs; do INC_DIRS+=("${d#-I}"); done
+}
+
+# header VAR FILE NAME: to VAR, the header FILE's #include "NAME" finds (empty: none)
+header() {
+	local d_
+	printf -v "$1" %s ""
+	for d_ in "${2%/*}" "${INC_DIRS[@]}"; do
+		[ -f "$ROOT/$d_/$3" ] && { printf -v "$1" %s "$d_/$3"; return; }
 	done
 }
 
 # includes EDGES: each include of a file of another module ("TO FROM") to EDGES; the
 # headers in no layer in UNKNOWN, the includes of a higher layer in UPWARD
 includes() {
-	local f from fl h tl to
+	local f from fl h p tl to
 	UNKNOWN="" UPWARD=""
 	: >"$1"
 	for f in "${FILES[@]}"; do
-		from=$(module "$f")
-		fl=$(layer "$(basename "$f")")
+		module from "$f"
+		layer fl "$f"
 		while read -r h; do
-			tl=$(layer "$h")
+			header p "$f" "$h"
+			tl=""
+			[ -z "$p" ] || layer tl "$p"
 			[ -n "$tl" ] || { UNKNOWN="$UNKNOWN $h"; continue; }
-			to=$(module "$h")
+			module to "$p"
 			[ "$to" = "$from" ] && continue
 			echo "$to $from" >>"$1"
 			if [ "$tl" -gt "$fl" ]; then
-				UPWARD="$UPWARD ${f#"$TOP"/} (${LAYERS[$fl]%%:*}) includes $h (${LAYERS[$tl]%%:*});"
+				UPWARD="$UPWARD $f (${LAYERS[$fl]%%:*}) includes $p (${LAYERS[$tl]%%:*});"
 			fi
-		done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+		done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$ROOT/$f")
 	done
 }
 
+# loops EDGES: each loop tsort finds in EDGES ("TO FROM" lines), one a line
+loops() {
+	sort -u "$1" | tsort 2>&1 >/dev/null | awk '
+		/input contains a loop/ { if (l != "") print l; l = ""; next }
+		{ sub(/^tsort: /, ""); l = l (l == "" ? "" : " ") $0 }
+		END { if (l != "") print l }'
+}
+
 t_layers() {
-	local edges=$OUT/layers.edges f loops seam
+	local edges=$OUT/layers.edges f l loops seam
 	layer_files
 	includes "$edges"
 	# every source file of the binary is in a layer's folder
 	for f in "$TOP"/src/*/*.[ch] "$TOP"/src/*.[ch] "$TOP"/lib/*.[ch]; do
-		[ -n "$(layer "$(basename "$f")")" ] || UNKNOWN="$UNKNOWN ${f#"$TOP"/}"
+		f=${f#"$TOP"/}
+		layer l "$f"
+		[ -n "$l" ] || UNKNOWN="$UNKNOWN $f"
 	done
 	expect_eq "every file and every header included is in a layer" "${UNKNOWN# }" ""
 	expect_eq "no include reaches a higher layer" "${UPWARD# }" ""
-	loops=$(sort -u "$edges" | tsort 2>&1 >/dev/null | sed -n 's/^tsort: //p' | grep -v 'input contains a loop' | tr '\n' ' ')
-	expect_eq "no two modules include each other" "${loops% }" ""
+	loops=$(loops "$edges" | tr '\n' ';')
+	expect_eq "no two modules include each other" "${loops%;}" ""
 	# The engine's processes read the time and wait only through the clock seam
 	# (src/kernel/clock.h): the simulated kernel's clock must see every wait.
 	seam=$(cd "$TOP" && grep -nE '(^|[^_[:alnum:]])(now_ms|now_us|nanosleep|usleep|sleep|poll|ppoll|select|waitpid|wait|fork|_exit|kill|setitimer|alarm)\(' \
 		src/engine/*.c src/run.c src/kernel/restore.c test/sim/fault.c | tr '\n' ' ')
 	expect_eq "the engine waits only through the clock seam" "${seam% }" ""
+}
+
+# objects OBJ: each .c of FILES compiled alone to OBJ/PATH.o with the host compiler,
+# as the test build has it (HUGEPAR_TESTING: with the simulated kernel and the fault
+# seam); libnuma's headers the Makefile's copies, else numactl's source. The files
+# that do not compile in BROKEN.
+objects() {
+	local f n=0 jobs flags=(-c -w -O0 -D_GNU_SOURCE -DHUGEPAR_TESTING) d
+	jobs=$(nproc 2>/dev/null || echo 2)
+	for d in "${INC_DIRS[@]}"; do flags+=("-I$ROOT/$d"); done
+	if [ -f "$TOP/build/musl/inc/numa.h" ]; then
+		flags+=("-I$TOP/build/musl/inc")
+	else
+		flags+=(-idirafter "${NUMACTL_SRC:-$TOP/build/src/numactl}")
+	fi
+	rm -rf "$1"
+	BROKEN=""
+	for f in "${FILES[@]}"; do
+		[[ $f == *.c ]] || continue
+		mkdir -p "$1/${f%/*}"
+		${HOSTCC:-cc} "${flags[@]}" -o "$1/$f.o" "$ROOT/$f" 2>"$1/$f.err" &
+		n=$((n + 1))
+		[ $((n % jobs)) -ne 0 ] || wait
+	done
+	wait
+	for f in "${FILES[@]}"; do
+		[[ $f != *.c ]] || [ -f "$1/$f.o" ] || BROKEN="$BROKEN $f: $(head -n 1 "$1/$f.err");"
+	done
+}
+
+# calls OBJ EDGES: each symbol a module's objects leave undefined that another's
+# define ("TO FROM SYMBOL": FROM calls or reads SYMBOL of TO) to EDGES
+calls() {
+	local f m
+	for f in "${FILES[@]}"; do
+		[[ $f == *.c ]] && [ -f "$1/$f.o" ] || continue
+		module m "$f"
+		nm -g -P "$1/$f.o" | awk -v m="$m" '
+			$2 == "U" { print "U", $1, m; next }
+			$2 ~ /^[A-Z]$/ { print "D", $1, m }'
+	done >"$2.syms"
+	awk 'NR == FNR { if ($1 == "D") def[$2] = def[$2] " " $3; next }
+		$1 == "U" && ($2 in def) {
+			n = split(def[$2], d, " ")
+			for (i = 1; i <= n; i++) if (d[i] != $3) print d[i], $3, $2
+		}' "$2.syms" "$2.syms" | sort -u >"$2"
+}
+
+# named EDGES LOOP: the loop LOOP ("A B C": B uses A, C uses B, A uses C) with what
+# each of its modules takes of the one before it
+named() {
+	awk -v loop="$2" 'BEGIN { n = split(loop, m, " ") }
+		{ s[$1 " " $2] = s[$1 " " $2] (s[$1 " " $2] == "" ? "" : ", ") $3 }
+		END {
+			printf "%s (", loop
+			for (i = 1; i <= n; i++) {
+				to = m[i]; from = m[i % n + 1]
+				printf "%s%s calls %s of %s", (i > 1 ? "; " : ""), from, s[to " " from], to
+			}
+			printf ")"
+		}' "$1"
+}
+
+# call_loops EDGES: each loop of the calls in EDGES, named, ';' between them
+call_loops() {
+	local l out=""
+	while read -r l; do
+		out="$out$(named "$1" "$l");"
+	done < <(awk '{ print $1, $2 }' "$1" | loops /dev/stdin)
+	echo "${out%;}"
+}
+
+# upward_calls EDGES: each call of a function of a higher layer
+upward_calls() {
+	local f m l
+	declare -A mod_layer=()
+	for f in "${FILES[@]}"; do
+		module m "$f"
+		layer l "$f"
+		mod_layer[$m]=$l
+	done
+	while read -r to from sym; do
+		[ "${mod_layer[$to]}" -gt "${mod_layer[$from]}" ] &&
+			printf '%s calls %s of %s; ' "$from" "$sym" "$to"
+	done <"$1"
+}
+
+t_calls() {
+	local obj=$OUT/layers.obj edges=$OUT/layers.calls up
+	layer_files
+	objects "$obj"
+	expect_eq "every file of the layers compiles alone" "${BROKEN# }" ""
+	calls "$obj" "$edges"
+	check "the objects' calls are read" test -s "$edges"
+	up=$(upward_calls "$edges")
+	expect_eq "no call reaches a higher layer" "${up%; }" ""
+	expect_eq "no two modules call each other" "$(call_loops "$edges")" ""
+}
+
+# A tree of its own: engine/one and engine/two call each other, two.c through a
+# header of one's that declares two's function too (each file includes only one.h,
+# so the includes show no loop); and files of one name in two folders (a dup.c in
+# src/plan/ and in src/), two modules.
+t_calls_circle() {
+	local r=$OUT/layers-circle
+	rm -rf "$r" && mkdir -p "$r/src/engine" "$r/src/plan"
+	printf 'int one(int);\nint two(int);\n' >"$r/src/engine/one.h"
+	printf '#include "one.h"\nint one(int x) { return x ? two(x - 1) : 0; }\n' >"$r/src/engine/one.c"
+	printf '#include "one.h"\nint two(int x) { return x ? one(x - 1) : 1; }\n' >"$r/src/engine/two.c"
+	printf 'int dup_plan(void) { return 1; }\n' >"$r/src/plan/dup.c"
+	printf 'int dup_plan(void);\nint main(void) { return dup_plan(); }\n' >"$r/src/dup.c"
+	ROOT=$r layer_files
+	ROOT=$r objects "$r/obj"
+	expect_eq "the tree's files compile" "${BROKEN# }" ""
+	ROOT=$r calls "$r/obj" "$r/calls"
+	expect_eq "files of one name in two folders are two modules" \
+		"$(grep dup "$r/calls")" "plan/dup dup dup_plan"
+	ROOT=$r includes "$r/includes"
+	expect_eq "the includes show no loop" "$(loops "$r/includes")" ""
+	expect_eq "the calls show the loop, named" "$(call_loops "$r/calls")" \
+		"engine/one engine/two (engine/two calls one of engine/one; engine/one calls two of engine/two)"
 }
 
 run_cases

@@ -132,7 +132,7 @@ else
 	selected unit-san && [ -z "$LIST" ] && skip "unit tests with sanitizers (HUGEPAR_SKIP_SAN)"
 fi
 suite tree 600 "" test/tree.sh
-suite layers 300 "" test/layers.sh
+suite layers 300 "build/musl/libnuma.a" test/layers.sh
 suite golden 600 "hugepar $SAN" test/golden.sh
 suite cli 900 "hugepar hugepar-test build/simctl" test/cli.sh
 suite alerts 300 "hugepar hugepar-test build/simctl" test/alerts.sh
