@@ -166,7 +166,7 @@ static void settled_claims(struct parallel *pa, unsigned n)
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&pa->sh.work[n].split, 0, __ATOMIC_RELAXED);
 	} else {
-		__atomic_store_n(&pa->sh.work[n].split, SPLIT * nr->ad.k,
+		__atomic_store_n(&pa->sh.work[n].split, SPLIT * nr->ad.workers,
 				 __ATOMIC_RELAXED);
 	}
 }

@@ -78,7 +78,7 @@ static int share(struct parallel *pa, unsigned nnodes)
 		pa->sh.work[n].remaining = (int64_t)nr->need;
 		pa->sh.work[n].claim = claim_size(nr->need, nr->ad.ceiling);
 		if (nr->ad.settled)
-			pa->sh.work[n].split = SPLIT * nr->ad.k;
+			pa->sh.work[n].split = SPLIT * nr->ad.workers;
 		nr->cap = NODE_SLOTS(nr->ad.ceiling);
 		if (!nr->need)
 			continue;
@@ -172,7 +172,7 @@ static void start_workers(struct parallel *pa)
 
 		if (!nr->need)
 			continue;
-		set_workers(pa, n, nr->ad.k);
+		set_workers(pa, n, nr->ad.workers);
 		mark(pa, nr);
 		nr->change_ms = nr->mark_ms; /* not warm yet: no claim made */
 	}
@@ -214,7 +214,7 @@ static uint64_t collect_workers(struct parallel *pa)
 			continue;
 		adapt_done(&nr->ad);
 		cn->workers_peak = nr->started;
-		cn->workers_settled = nr->ad.k;
+		cn->workers_settled = nr->ad.workers;
 		cn->nrates = nr->ad.nrates;
 		memcpy(cn->rates, nr->ad.rates, sizeof(cn->rates));
 		snprintf(cn->workers_why, sizeof(cn->workers_why), "%s", nr->ad.why);

@@ -30,14 +30,15 @@ void adapt_init(struct adapt *a, unsigned ceiling, bool fixed)
 	q = MAX(a->ceiling / 4, 1u);
 	q = 1u << (31 - __builtin_clz(q));
 	q = MIN(MAX(q, ADAPT_START_MIN), ADAPT_START_MAX);
-	a->k = fixed ? a->ceiling : MIN(a->ceiling, q);
-	a->peak = a->k;
+	a->workers = fixed ? a->ceiling : MIN(a->ceiling, q);
+	a->peak = a->workers;
 	a->settled = fixed || a->ceiling == 1;
 	if (fixed)
-		snprintf(a->why, sizeof(a->why), "%u %s asked for", a->k, workers(a->k));
+		snprintf(a->why, sizeof(a->why), "%u %s asked for", a->workers,
+			 workers(a->workers));
 	else if (a->settled) /* nothing to measure against */
 		snprintf(a->why, sizeof(a->why), "%u %s, the most this node may have",
-			 a->k, workers(a->k));
+			 a->workers, workers(a->workers));
 }
 
 static uint32_t measured(const struct adapt *a, unsigned k)
@@ -59,7 +60,7 @@ static void note(struct adapt *a, double rate)
 
 	unsigned i = 0;
 
-	while (i < a->nrates && a->rates[i].workers != a->k)
+	while (i < a->nrates && a->rates[i].workers != a->workers)
 		i++;
 	if (i == a->nrates && a->nrates == ADAPT_MAX_RATES)
 		return;
@@ -69,7 +70,7 @@ static void note(struct adapt *a, double rate)
 	 * it, and a careful measure is not replaced by a short one */
 	else if (a->careful & 1u << i && !a->careful_next)
 		return;
-	a->rates[i] = (struct adapt_rate){a->k, r};
+	a->rates[i] = (struct adapt_rate){a->workers, r};
 	if (a->careful_next && i < 32)
 		a->careful |= 1u << i;
 }
@@ -117,7 +118,7 @@ static void neighbours(const struct adapt *a, unsigned b, unsigned *lo, unsigned
 
 static unsigned go(struct adapt *a, unsigned k)
 {
-	a->k = k;
+	a->workers = k;
 	a->peak = MAX(a->peak, k);
 	return k;
 }
@@ -268,15 +269,16 @@ static unsigned grown(struct adapt *a, const char *how)
 	return refine(a, a->how);
 }
 
-/* How the last measure compared with the one before (k against prev workers). */
+/* How the last measure compared with the one before (the workers at work against
+ * prev). */
 static long compare(const struct adapt *a, double rate, unsigned prev, char *how,
 		    size_t len)
 {
 	uint32_t pr = measured(a, prev);
 	long change = pr ? (long)((rate - pr) * 100 / pr) : 100;
 
-	snprintf(how, len, "%u %s gave %+ld%% over %u", a->k, workers(a->k), change,
-		 prev);
+	snprintf(how, len, "%u %s gave %+ld%% over %u", a->workers, workers(a->workers),
+		 change, prev);
 	return change;
 }
 
@@ -312,15 +314,15 @@ unsigned adapt_step(struct adapt *a, double rate)
 	long change;
 
 	if (a->settled)
-		return a->k;
+		return a->workers;
 	note(a, rate);
-	i = rate_index(a, a->k);
-	if (i < 32 && !(a->retaken & 1u << i) && doubtful(a, a->k)) {
+	i = rate_index(a, a->workers);
+	if (i < 32 && !(a->retaken & 1u << i) && doubtful(a, a->workers)) {
 		a->retaken |= 1u << i;
-		return a->k; /* measured again, as carefully: the newer counts */
+		return a->workers; /* measured again, as carefully: the newer counts */
 	}
 	a->careful_next = false;
-	a->last = a->k;
+	a->last = a->workers;
 	switch (a->phase) {
 	case ADAPT_REFINE:
 		return refine(a, a->how);
@@ -328,17 +330,17 @@ unsigned adapt_step(struct adapt *a, double rate)
 		/* fewer, as good: halve again; worse: the best lies between */
 		compare(a, rate, prev, how, sizeof(how));
 		snprintf(a->how, sizeof(a->how), "%s", how);
-		if (a->k > 1 && best(a) == a->k)
-			return go(a, a->k / 2);
+		if (a->workers > 1 && best(a) == a->workers)
+			return go(a, a->workers / 2);
 		return refine(a, a->how);
 	case ADAPT_GROW:
 		break;
 	}
 	if (a->nrates == 1) {
-		if (a->k < a->ceiling)
-			return go(a, MIN(a->ceiling, a->k * 2));
-		snprintf(how, sizeof(how), "%u %s, the most this node may have", a->k,
-			 workers(a->k));
+		if (a->workers < a->ceiling)
+			return go(a, MIN(a->ceiling, a->workers * 2));
+		snprintf(how, sizeof(how), "%u %s, the most this node may have",
+			 a->workers, workers(a->workers));
 		return grown(a, how);
 	}
 	change = compare(a, rate, prev, how, sizeof(how));
@@ -346,24 +348,24 @@ unsigned adapt_step(struct adapt *a, double rate)
 	 * the second small gain. */
 	if (change < ADAPT_GAIN)
 		a->weak++;
-	if (change > -ADAPT_DROP && a->weak < 2 && a->k < a->ceiling)
-		return go(a, MIN(a->ceiling, a->k * 2));
+	if (change > -ADAPT_DROP && a->weak < 2 && a->workers < a->ceiling)
+		return go(a, MIN(a->ceiling, a->workers * 2));
 	return grown(a, how);
 }
 
 bool adapt_watch(struct adapt *a, double rate, bool lagging)
 {
-	uint32_t was = measured(a, a->k);
+	uint32_t was = measured(a, a->workers);
 	struct adapt old = *a;
 	bool fell = was && rate * 100 < (double)was * (100 - ADAPT_DRIFT);
 
 	if (!a->settled || a->reopened >= ADAPT_MAX_REOPEN ||
-	    !(fell || (lagging && a->k < a->ceiling)))
+	    !(fell || (lagging && a->workers < a->ceiling)))
 		return false;
 	/* the measures before are of another machine, or not enough: begin again at
 	 * the count at work, growing from it */
 	adapt_init(a, old.ceiling, false);
-	a->k = old.k;
+	a->workers = old.workers;
 	a->peak = old.peak;
 	a->one = old.one;
 	a->reopened = old.reopened + 1;
@@ -382,6 +384,6 @@ void adapt_done(struct adapt *a)
 		return;
 	a->settled = true;
 	snprintf(a->why, sizeof(a->why),
-		 "the work ended at %u %s, before a settled measure", a->k,
-		 workers(a->k));
+		 "the work ended at %u %s, before a settled measure", a->workers,
+		 workers(a->workers));
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * adapt.h - pure: how many workers a node should have, found while it works. The
- * node's reservation rate is measured with k workers from a small start, k is
- * doubled while that raises the rate by a meaningful margin and halved while fewer
- * workers do as well, the bracket around the best count is narrowed while a step
- * may gain more than it costs, counts near the best are told apart by careful
+ * node's reservation rate is measured with its workers from a small start, their
+ * count doubled while that raises the rate by a meaningful margin and halved while
+ * fewer workers do as well, the bracket around the best count is narrowed while a
+ * step may gain more than it costs, counts near the best are told apart by careful
  * (longer) measures, and the workers beyond the best are retired: the knee, which
  * differs from machine to machine (doc/threads.md). A measure that contradicts the
  * others is taken once more first. A settled node whose rate falls, or whose work
@@ -74,7 +74,7 @@ enum adapt_phase {
 };
 
 struct adapt {
-	unsigned k;	  /* workers at work */
+	unsigned workers; /* at work */
 	unsigned ceiling; /* at most */
 	unsigned peak;	  /* the most that worked at once */
 	unsigned last;	  /* the count measured before this one */
@@ -102,8 +102,8 @@ struct adapt {
  * ADAPT_START_MIN and ADAPT_START_MAX and at most the ceiling; or the ceiling itself
  * when the count is fixed (threads = N). A ceiling of 1 has nothing to measure. */
 void adapt_init(struct adapt *a, unsigned ceiling, bool fixed);
-/* The node's rate over the last stretch with a->k workers: the worker count to go on
- * with (more, the same, or fewer: the ones added last are retired). */
+/* The node's rate over the last stretch with a->workers at work: the worker count to
+ * go on with (more, the same, or fewer: the ones added last are retired). */
 unsigned adapt_step(struct adapt *a, double pages_per_s);
 /* A settled node's rate over the last ADAPT_WATCH_MS, and whether its work would end
  * ADAPT_LAG after the median node's: true when the search begins again from the count

@@ -36,11 +36,11 @@ static const char *adapt_run(const struct curve *c, unsigned ceiling, char *buf,
 
 	adapt_init(&a, ceiling, false);
 	for (unsigned steps = 0; !a.settled && steps < 40; steps++) {
-		off +=
-		    (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "", a.k);
-		adapt_step(&a, curve_at(c, a.k));
+		off += (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "",
+					a.workers);
+		adapt_step(&a, curve_at(c, a.workers));
 	}
-	snprintf(buf + off, len - off, " -> %u", a.k);
+	snprintf(buf + off, len - off, " -> %u", a.workers);
 	return buf;
 }
 
@@ -121,14 +121,14 @@ static unsigned adapt_run_noisy(const struct curve *c, unsigned ceiling, double 
 
 	adapt_init(&a, ceiling, false);
 	for (unsigned steps = 0; !a.settled && steps < 40; steps++) {
-		off +=
-		    (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "", a.k);
+		off += (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "",
+					a.workers);
 		/* a careful measure lasts ten times as long: a third of the noise */
-		adapt_step(&a, noisy(&seed, curve_at(c, a.k),
+		adapt_step(&a, noisy(&seed, curve_at(c, a.workers),
 				     a.careful_next ? noise / 3 : noise));
 	}
-	snprintf(buf + off, len - off, " -> %u", a.k);
-	return a.settled ? a.k : 0;
+	snprintf(buf + off, len - off, " -> %u", a.workers);
+	return a.settled ? a.workers : 0;
 }
 
 /* A simulated machine of test/machines/: its 2M curve ("sim rate 2048 W:P ...") and
@@ -275,17 +275,17 @@ static const char *adapt_run_outlier(const struct curve *c, unsigned ceiling,
 
 	adapt_init(&a, ceiling, false);
 	for (unsigned steps = 0; !a.settled && steps < 40; steps++) {
-		double rate = curve_at(c, a.k);
+		double rate = curve_at(c, a.workers);
 
-		off +=
-		    (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "", a.k);
-		if (a.k == bad && times) {
+		off += (size_t)snprintf(buf + off, len - off, "%s%u", off ? " " : "",
+					a.workers);
+		if (a.workers == bad && times) {
 			rate *= factor;
 			times--;
 		}
 		adapt_step(&a, rate);
 	}
-	snprintf(buf + off, len - off, " -> %u", a.k);
+	snprintf(buf + off, len - off, " -> %u", a.workers);
 	return buf;
 }
 
@@ -327,15 +327,15 @@ UNIT_TEST(sharp, "a sharp peak at 11, 13 or 23 workers is found between lower co
 	a.left = 20;
 	a.step_s = 2;
 	while (!a.settled)
-		adapt_step(&a, curve_at(&p13, a.k));
-	CHECK(a.k == 16 && a.nrates == 4);
+		adapt_step(&a, curve_at(&p13, a.workers));
+	CHECK(a.workers == 16 && a.nrates == 4);
 	/* with much left, each step pays */
 	adapt_init(&a, 32, false);
 	a.left = 1000000;
 	a.step_s = 0.05;
 	while (!a.settled)
-		adapt_step(&a, curve_at(&p11, a.k));
-	CHECK(a.k == 11);
+		adapt_step(&a, curve_at(&p11, a.workers));
+	CHECK(a.workers == 11);
 }
 
 UNIT_TEST(outlier, "a measure far from its neighbours is taken again, once")
@@ -370,13 +370,13 @@ UNIT_TEST(one, "one writer's rate from the probe settles a node bound by a lock"
 	adapt_init(&a, 2, false);
 	a.one = 100;
 	while (!a.settled)
-		adapt_step(&a, curve_at(&growing, a.k));
-	CHECK(a.k == 2 && a.nrates == 1 && a.peak == 2);
+		adapt_step(&a, curve_at(&growing, a.workers));
+	CHECK(a.workers == 2 && a.nrates == 1 && a.peak == 2);
 	adapt_init(&a, 16, false);
 	a.one = 100;
 	while (!a.settled)
-		adapt_step(&a, curve_at(&lock, a.k));
-	CHECK(a.k == 2 && a.nrates == 5);
+		adapt_step(&a, curve_at(&lock, a.workers));
+	CHECK(a.workers == 2 && a.nrates == 5);
 }
 
 /* Small ceilings. */
@@ -389,7 +389,7 @@ UNIT_TEST(small, "ceilings of 0 to 3 workers, and one worker that measures nothi
 	CHECK(searches(&growing, 1, " -> 1"));
 	CHECK(searches(&growing, 0, " -> 1"));
 	adapt_init(&a, 1, false);
-	CHECK(a.settled && a.k == 1 &&
+	CHECK(a.settled && a.workers == 1 &&
 	      strcmp(a.why, "1 worker, the most this node may have") == 0);
 }
 
@@ -401,7 +401,7 @@ UNIT_TEST(words, "the record's why and rates, and a fixed count settled from the
 	/* the record's words */
 	adapt_init(&a, 48, false);
 	while (!a.settled)
-		adapt_step(&a, curve_at(&knee, a.k));
+		adapt_step(&a, curve_at(&knee, a.workers));
 	CHECK(a.nrates == 9 && a.rates[5].workers == 12 && a.rates[5].pages_per_s == 720);
 	CHECK(a.peak == 32);
 	CHECK(strcmp(a.why,
@@ -409,14 +409,15 @@ UNIT_TEST(words, "the record's why and rates, and a fixed count settled from the
 		     "720 pages/s") == 0);
 	adapt_init(&a, 8, false);
 	while (!a.settled)
-		adapt_step(&a, curve_at(&flat, a.k));
-	CHECK(a.k == 1 && a.peak == 8 &&
+		adapt_step(&a, curve_at(&flat, a.workers));
+	CHECK(a.workers == 1 && a.peak == 8 &&
 	      strcmp(a.why, "1 worker gave +0% over 2; the best measured: 1 worker, "
 			    "500 pages/s") == 0);
 
 	/* a fixed count is the answer from the start */
 	adapt_init(&a, 24, true);
-	CHECK(a.settled && a.k == 24 && adapt_step(&a, 1000) == 24 && a.nrates == 0);
+	CHECK(a.settled && a.workers == 24 && adapt_step(&a, 1000) == 24 &&
+	      a.nrates == 0);
 	CHECK(strcmp(a.why, "24 workers asked for") == 0);
 }
 
@@ -429,17 +430,17 @@ UNIT_TEST(edges, "work that ends before a settled measure, huge rates, a zero ra
 	adapt_init(&a, 64, false);
 	adapt_step(&a, 1e12);
 	adapt_done(&a);
-	CHECK(a.settled && a.k == 8 && a.rates[0].pages_per_s == 4000000000u);
+	CHECK(a.settled && a.workers == 8 && a.rates[0].pages_per_s == 4000000000u);
 	CHECK(strcmp(a.why, "the work ended at 8 workers, before a settled measure") ==
 	      0);
 	adapt_done(&a);
-	CHECK(a.k == 8);
+	CHECK(a.workers == 8);
 
 	/* a zero rate measured is no reason to divide by zero */
 	adapt_init(&a, 64, false);
 	adapt_step(&a, 0);
 	adapt_step(&a, 100);
-	CHECK(a.k == 16 && !a.settled);
+	CHECK(a.workers == 16 && !a.settled);
 }
 
 /* A settled node searches again when its rate falls, or when it lags and may have
@@ -451,29 +452,29 @@ UNIT_TEST(watch, "a settled node whose rate falls 8%, or that lags, searches aga
 
 	adapt_init(&a, 16, false);
 	while (!a.settled)
-		adapt_step(&a, curve_at(&knee6, a.k));
-	was = adapt_measured(&a, a.k);
-	CHECK(a.k == 6 && was == 520);
+		adapt_step(&a, curve_at(&knee6, a.workers));
+	was = adapt_measured(&a, a.workers);
+	CHECK(a.workers == 6 && was == 520);
 	/* within the noise, and not lagging: it stays */
 	CHECK(!adapt_watch(&a, was * 0.95, false) && a.settled);
 	/* a fall of 8%: from its count, growing */
 	CHECK(adapt_watch(&a, was * 0.91, false));
-	CHECK(!a.settled && a.k == 6 && a.nrates == 0 && a.reopened == 1 &&
+	CHECK(!a.settled && a.workers == 6 && a.nrates == 0 && a.reopened == 1 &&
 	      a.phase == ADAPT_GROW);
 	CHECK(adapt_step(&a, 470) == 12); /* measured from scratch: doubled */
 	while (!a.settled)
-		adapt_step(&a, curve_at(&knee6, a.k));
-	CHECK(a.k == 6 && strstr(a.why, "fell") == NULL);
+		adapt_step(&a, curve_at(&knee6, a.workers));
+	CHECK(a.workers == 6 && strstr(a.why, "fell") == NULL);
 	/* lagging, below its ceiling: again; the third time, no more */
 	CHECK(adapt_watch(&a, was, true) && a.reopened == 2);
 	while (!a.settled)
-		adapt_step(&a, curve_at(&knee6, a.k));
+		adapt_step(&a, curve_at(&knee6, a.workers));
 	CHECK(!adapt_watch(&a, was * 0.5, true) && a.settled);
 	/* lagging at its ceiling: nothing more to try */
 	adapt_init(&a, 4, false);
 	while (!a.settled)
-		adapt_step(&a, curve_at(&growing, a.k));
-	CHECK(a.k == 4 && !adapt_watch(&a, adapt_measured(&a, 4), true));
+		adapt_step(&a, curve_at(&growing, a.workers));
+	CHECK(a.workers == 4 && !adapt_watch(&a, adapt_measured(&a, 4), true));
 	/* a fixed count is never searched */
 	adapt_init(&a, 8, true);
 	CHECK(!adapt_watch(&a, 1, true) && a.settled);
