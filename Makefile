@@ -78,21 +78,25 @@ HP_CPPFLAGS := -D_GNU_SOURCE $(CPPFLAGS)
 # order): lib/ knows nothing of hugepar; src/kernel/ is the kernel interface (paths,
 # pools, topology, the live kernel, the run lock and restore notes); src/plan/ settings,
 # the plan and the judgement of results; src/engine/ the run and its processes; src/
-# the commands. The test build adds test/sim/: the simulated kernel and the fault
-# seam's implementation.
+# what the commands share (the record, the reports); src/cmd/ the commands, a file
+# each with its help, and main(). The test build adds test/sim/: the simulated
+# kernel and the fault seam's implementation.
 LIB_SRCS    := $(wildcard lib/*.c)
 KERNEL_SRCS := $(filter-out src/kernel/live.c,$(wildcard src/kernel/*.c))
 PLAN_SRCS   := $(wildcard src/plan/*.c)
 ENGINE_SRCS := $(wildcard src/engine/*.c)
-FRONT_SRCS  := $(filter-out src/main.c,$(wildcard src/*.c))
-SRCS        := $(LIB_SRCS) $(KERNEL_SRCS) $(PLAN_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) src/kernel/live.c src/main.c
+FRONT_SRCS  := $(wildcard src/*.c)
+CMD_SRCS    := $(filter-out src/cmd/main.c,$(wildcard src/cmd/*.c))
+SRCS        := $(LIB_SRCS) $(KERNEL_SRCS) $(PLAN_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) $(CMD_SRCS) \
+	       src/kernel/live.c src/cmd/main.c
 SIM_SRCS    := $(wildcard test/sim/*.c)
 HDRS        := $(wildcard lib/*.h src/*.h src/*/*.h test/sim/*.h)
-INCS        := -Ilib -Isrc/kernel -Isrc/plan -Isrc/engine -Isrc
+INCS        := -Ilib -Isrc/kernel -Isrc/plan -Isrc/engine -Isrc -Isrc/cmd
 SIM_INCS    := $(INCS) -Itest/sim
 # For unit tests and fuzzing: everything but the live kernel and main(), with the
 # simulated kernel (no libnuma, no root).
-PURE        := $(LIB_SRCS) $(KERNEL_SRCS) $(PLAN_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) $(SIM_SRCS)
+PURE        := $(LIB_SRCS) $(KERNEL_SRCS) $(PLAN_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) $(CMD_SRCS) \
+	       $(SIM_SRCS)
 
 # libnuma from numactl's source, built against musl. NUMACTL_SRC=dir skips the fetch.
 NUMACTL_SRC ?= build/src/numactl

@@ -43,7 +43,7 @@ once() {
 		short = [n['node'] for n in r['nodes'] if n['sizes'][0]['achieved'] != want]
 		if short:
 		    sys.exit('short on nodes %s' % short)
-		print(r['sizes'][0]['ms'], r['nodes'][0]['sizes'][0].get('workers_settled', 0))
+		print(r['sizes'][0]['ms'], r['nodes'][0]['sizes'][0].get('threads_settled', 0))
 	EOF
 }
 

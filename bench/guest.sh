@@ -71,7 +71,7 @@ bare() {
 	echo 0 >$H/nr_overcommit_hugepages
 }
 hp() { /usr/sbin/hugepar apply --config /dev/null --record-dir /tmp/r \
-	--cmdline "rd.hugepar.pages=2M:$PER rd.hugepar.reserve=64M $*"; }
+	--cmdline "rd.hugepar.pages=2M:$PER rd.hugepar.keep_free=64M $*"; }
 run() { # label command...
 	label=$1
 	shift
@@ -155,7 +155,7 @@ mixed() {
 		both) p=2M:$PER,1G:${gp:-1} ;;
 		esac
 		line=$(timeit "$label" exec /usr/sbin/hugepar apply --config /dev/null --record-dir /tmp/m \
-			--cmdline "rd.hugepar.pages=$p rd.hugepar.reserve=256M")
+			--cmdline "rd.hugepar.pages=$p rd.hugepar.keep_free=256M")
 		[ "$round" = 0 ] && continue
 		echo "$line $(cat $H/nr_hugepages)/$(cat $G/nr_hugepages)" \
 			"$(grep -o '"ms": [0-9]*' /tmp/m/status.json | sed 's/.* //' | tr '\n' / | sed 's|/$||')"

@@ -91,7 +91,7 @@ if [ "${RACE_EXTRA:-0}" -gt 0 ]; then
 			case $v in
 			none) c="rd.hugepar=0" ;;
 			parallel) c="rd.hugepar=0 hugepagesz=2M hugepages=$PAGES" ;;
-			hugepar) c="rd.hugepar.pages=2M:$half rd.hugepar.reserve=64M" ;;
+			hugepar) c="rd.hugepar.pages=2M:$half rd.hugepar.keep_free=64M" ;;
 			esac
 			t=$(BENCH_KERNEL=6.12 test/boot.sh bench "race-extra-$v" "768:1 768:1" \
 				"$c init_on_alloc=1" | awk '$1=="UPTIME" {print $2}')
@@ -125,8 +125,8 @@ for r in $(seq "${LATE_RUNS:-3}"); do
 	for v in none early late; do
 		case $v in
 		none) f=nosystemd c="rd.hugepar=0" ;;
-		early) f=nosystemd c="rd.hugepar.pages=2M:$half rd.hugepar.reserve=64M" ;;
-		late) f=late c="rd.hugepar.pages=2M:$half rd.hugepar.reserve=64M" ;;
+		early) f=nosystemd c="rd.hugepar.pages=2M:$half rd.hugepar.keep_free=64M" ;;
+		late) f=late c="rd.hugepar.pages=2M:$half rd.hugepar.keep_free=64M" ;;
 		esac
 		t=$(BOOT_FLAVOUR=$f test/boot.sh bench "start-$v" "768:1 768:1" "$c init_on_alloc=1" |
 			awk '$1=="UPTIME" {print $2}')

@@ -31,11 +31,11 @@ cmdline() {
 	parallel) echo "rd.hugepar=0 hugepagesz=2M hugepages=$PAGES" ;;
 	threads) echo "rd.hugepar=0 hugepagesz=2M hugepages=$PAGES hugepage_alloc_threads=2" ;;
 	pernode) echo "rd.hugepar=0 hugepagesz=2M hugepages=0:$half,1:$half" ;;
-	hugepar) echo "rd.hugepar.pages=2M:$half rd.hugepar.reserve=64M" ;;
+	hugepar) echo "rd.hugepar.pages=2M:$half rd.hugepar.keep_free=64M" ;;
 	1g-none) echo "rd.hugepar=0" ;;
 	1g-kernel) echo "rd.hugepar=0 hugepagesz=1G hugepages=2" ;;
 	1g-pernode) echo "rd.hugepar=0 hugepagesz=1G hugepages=0:1,1:1" ;;
-	1g-hugepar) echo "rd.hugepar.pages=1G:1 rd.hugepar.reserve=256M" ;;
+	1g-hugepar) echo "rd.hugepar.pages=1G:1 rd.hugepar.keep_free=256M" ;;
 	esac
 }
 

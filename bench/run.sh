@@ -106,7 +106,7 @@ row="| threads |" sep="|---|" vals="| ms |"
 	done
 } >$out/threads-vm.dat
 echo "$row"; echo "$sep"; echo "$vals"
-echo "auto chose $(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["workers"], "workers,", r["sizes"][0]["method"], "-", r["sizes"][0]["method_note"])' "${TMPDIR:-/tmp}/hugepar-bench/status.json")"
+echo "auto chose $(/usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["threads"], "workers,", r["sizes"][0]["method"], "-", r["sizes"][0]["method_note"])' "${TMPDIR:-/tmp}/hugepar-bench/status.json")"
 
 # 3. start-up cost, size, memory
 fx=$out/fixture-32n

@@ -29,7 +29,7 @@ once() { # LABEL METHOD THREADS
 		r = json.load(open(sys.argv[1]))
 		z = [s for s in r['sizes'] if s.get("size") == "1G"][0]
 		got = sum(n['sizes'][1]['achieved'] for n in r['nodes'])
-		settled = ','.join(str(n['sizes'][1].get('workers_settled', 0)) for n in r['nodes'])
+		settled = ','.join(str(n['sizes'][1].get('threads_settled', 0)) for n in r['nodes'])
 		print('%s\t%.2f\t%s\t%d\t%s\t%d' % (sys.argv[2], z['ms'] * float(sys.argv[3]) / 1000,
 		      z['method'], got, settled, z['ms']))
 	PY

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* commands.c - what the commands share (commands.h): the settings and the machine
- * loaded, whether this is a crash capture kernel, and the exit code of a status. The
- * commands that run (run.c) and those on a booted system (booted.c) both use them. */
+/* commands.c - what the commands (src/cmd/) share (commands.h): the settings and the
+ * machine loaded, the boot's free memory for a plan of the next boot, whether this is
+ * a crash capture kernel, and the exit code of a status. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "hugetlb.h"
 #include "kinfo.h"
+#include "parse.h"
 #include "path.h"
 #include "report.h"
 #include "resolve.h"
@@ -58,6 +59,8 @@ int load_machine(struct ctx *c)
 		return rc;
 	}
 	hugetlb_set_release(c->topo.release);
+	if (c->basis_wanted)
+		plan_basis_read(c);
 	plan_check_settings(&c->settings, &c->topo);
 	resolve_devices(&c->settings, &c->topo);
 	for (unsigned i = 0; i < c->settings.nproblems; i++) {
@@ -68,6 +71,66 @@ int load_machine(struct ctx *c)
 	if (rc)
 		fprintf(stderr, "hugepar: cannot make the plan: %s\n", strerror(-rc));
 	return rc;
+}
+
+/* The record's node of an id, or NULL. */
+static const struct json_val *record_node(const struct json_val *nodes, unsigned id)
+{
+	for (unsigned i = 0; nodes && i < nodes->n; i++)
+		if (json_get_num(&nodes->kids[i], "node") == id)
+			return &nodes->kids[i];
+	return NULL;
+}
+
+/* The free memory and the pools of each node as the record's run found them: every
+ * node of the machine must be in it, with every size. */
+static bool take_basis(struct hp_topology *t, const struct json_val *nodes)
+{
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		const struct json_val *nd = record_node(nodes, t->nodes[n].id);
+		const struct json_val *zs = json_get(nd, "sizes");
+
+		if (!nd || !zs || zs->n != t->nsizes)
+			return false;
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			char sz[16];
+
+			format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+			if (strcmp(json_get_str(&zs->kids[z], "size"), sz))
+				return false;
+		}
+	}
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		const struct json_val *nd = record_node(nodes, t->nodes[n].id);
+
+		t->nodes[n].mem_free = json_get_num(nd, "mem_free");
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			struct hp_pool *pool = &t->nodes[n].pool[z];
+
+			pool->nr = json_get_num(&json_get(nd, "sizes")->kids[z], "before");
+			pool->surplus = 0;
+			pool->free = pool->nr;
+		}
+	}
+	return true;
+}
+
+void plan_basis_read(struct ctx *c)
+{
+	struct hp_record r;
+	const struct json_val *init;
+
+	c->basis = (struct plan_basis){.dir = c->record_dir, .now_asked = c->now};
+	if (c->now || !c->topo.boot_id[0] || record_read(c->record_dir, &r))
+		return;
+	init = json_get(&r.v, "initramfs");
+	if (init && init->type == JSON_BOOL && init->b &&
+	    strcmp(json_get_str(&r.v, "boot_id"), c->topo.boot_id) == 0 &&
+	    take_basis(&c->topo, json_get(&r.v, "nodes"))) {
+		c->basis.boot = true;
+		c->basis.boot_ms = json_get_num(&r.v, "started_boot_ms");
+	}
+	record_unload(&r);
 }
 
 int exit_of(enum hp_status s)

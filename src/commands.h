@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* commands.h - what the commands share: the exit codes, the context the options fill
- * in, loading the settings and the machine (commands.c), and the commands (run.c:
- * plan, apply, wait, recover; booted.c: status, verify, cmdline). */
+/* commands.h - what the commands (src/cmd/) share: the exit codes, the context the
+ * options fill in, loading the settings and the machine (commands.c). */
 #ifndef HUGEPAR_COMMANDS_H
 #define HUGEPAR_COMMANDS_H
 
@@ -9,6 +8,7 @@
 
 #include "plan.h"
 #include "record.h"
+#include "report.h"
 #include "result.h"
 #include "settings.h"
 #include "topology.h"
@@ -40,6 +40,9 @@ struct ctx {
 	bool if_changed; /* apply --if-changed */
 	bool from_record;
 	bool simulate;
+	bool now;	   /* plan, cmdline: the free memory now, not the boot's */
+	bool basis_wanted; /* plan, cmdline: the boot's free memory, where recorded */
+	struct plan_basis basis;
 	enum hp_method method;
 	struct hp_settings settings;
 	struct hp_topology topo;
@@ -50,6 +53,10 @@ struct ctx {
  * on standard error). */
 int load_settings(struct ctx *c);
 int load_machine(struct ctx *c);
+/* For a plan of the next boot (plan, cmdline): the free memory and pools of this
+ * boot's initramfs run, from its record in the record directory, where there is
+ * one of this boot (boot_id) and of every node; else those now (c->basis says). */
+void plan_basis_read(struct ctx *c);
 /* Whether this is a crash (kdump) capture kernel (after load_settings()), and how it
  * is known, in why: hugepar then stands aside, and leaves the little memory that
  * kernel has to the dump. */
@@ -57,12 +64,5 @@ bool capture_kernel(const struct ctx *c, char *why, size_t len);
 /* The exit code of a run's status. */
 int exit_of(enum hp_status s);
 
-int cmd_plan(struct ctx *c);
-int cmd_apply(struct ctx *c);
-int cmd_wait(struct ctx *c);
-int cmd_recover(struct ctx *c);
-int cmd_status(struct ctx *c);
-int cmd_verify(struct ctx *c);
-int cmd_cmdline(struct ctx *c);
 
 #endif

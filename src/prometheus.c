@@ -110,15 +110,15 @@ void record_prometheus(FILE *f, const struct hp_record *r, const struct hp_topol
 	head(f, "hugepar_run_start_time_seconds", "When the run started, in Unix time.");
 	fprintf(f, "hugepar_run_start_time_seconds %llu\n",
 		(unsigned long long)json_get_num(v, "started_unix"));
-	head(f, "hugepar_run_workers", "Worker processes planned, all nodes and sizes.");
-	fprintf(f, "hugepar_run_workers %llu\n",
-		(unsigned long long)json_get_num(v, "workers"));
+	head(f, "hugepar_run_threads", "Threads (worker processes) planned, all nodes and sizes.");
+	fprintf(f, "hugepar_run_threads %llu\n",
+		(unsigned long long)record_num(v, "threads", "workers"));
 
 	cells(f, nodes, "hugepar_requested_pages", "requested", "Huge pages asked for.",
 	      false);
 	cells(
 	    f, nodes, "hugepar_target_pages", "target",
-	    "Huge pages planned: the request after the floor, free memory and the mode.",
+	    "Huge pages planned: the request after keep_free, free memory and the mode.",
 	    false);
 	cells(f, nodes, "hugepar_achieved_pages", "achieved",
 	      "Persistent huge pages in the pool when the run ended.", false);

@@ -128,7 +128,7 @@ static void size_json(struct json_out *j, const struct full *a, unsigned z)
 	} else {
 		json_str(j, "error", sr->failure[0] ? sr->failure : sr->afterwards);
 	}
-	json_u64(j, "workers", sr->workers);
+	json_u64(j, "threads", sr->workers);
 	json_u64(j, "ms", sr->ms);
 	json_u64(j, "start_ms", sr->start_ms);
 	json_u64(j, "overcommit_before",
@@ -143,7 +143,7 @@ static void size_json(struct json_out *j, const struct full *a, unsigned z)
 	json_u64(j, "chunks_refused", sr->enomem);
 	json_u64(j, "trimmed", sr->trimmed);
 	json_u64(j, "topped_up", sr->topped_up);
-	json_u64(j, "pages_by_workers", sr->pages_by_workers);
+	json_u64(j, "pages_by_threads", sr->pages_by_workers);
 	route = kparams_boot_route(t, a->p, a->res, z);
 	json_str(j, "kernel_route", route ? route : "");
 	free(route);
@@ -168,10 +168,10 @@ static void cell_json(struct json_out *j, const struct full *a, unsigned n, unsi
 		json_null(j, "requested");
 	json_u64(j, "target", c->target);
 	json_u64(j, "achieved", cr->achieved);
-	json_u64(j, "workers", c->workers);
-	json_u64(j, "workers_peak", cr->workers.workers_peak);
-	json_u64(j, "workers_settled", cr->workers.workers_settled);
-	json_open(j, "workers_rates", '[');
+	json_u64(j, "threads", c->workers);
+	json_u64(j, "threads_peak", cr->workers.workers_peak);
+	json_u64(j, "threads_settled", cr->workers.workers_settled);
+	json_open(j, "threads_rates", '[');
 	for (unsigned k = 0; k < cr->workers.nrates && k < ADAPT_MAX_RATES; k++) {
 		json_open(j, NULL, '[');
 		json_u64(j, NULL, cr->workers.rates[k].workers);
@@ -179,7 +179,7 @@ static void cell_json(struct json_out *j, const struct full *a, unsigned n, unsi
 		json_close(j, ']');
 	}
 	json_close(j, ']');
-	json_str(j, "workers_why", cr->workers.workers_why);
+	json_str(j, "threads_why", cr->workers.workers_why);
 	json_u64(j, "granularity", c->granularity);
 	if (c->rounded)
 		json_u64(j, "unrounded", c->unrounded);
@@ -188,6 +188,7 @@ static void cell_json(struct json_out *j, const struct full *a, unsigned n, unsi
 	json_u64(j, "ms", cr->ms);
 	json_str(j, "status", status_name(cr->status));
 	json_str(j, "reason", cr->reason);
+	json_str(j, "cause", cr->cause ? cr->cause : "");
 	json_close(j, '}');
 }
 
@@ -202,8 +203,8 @@ static void node_json(struct json_out *j, const struct full *a, unsigned n)
 	json_u64(j, "mem_free", nd->mem_free);
 	json_u64(j, "mem_basis", nd->mem_basis);
 	json_str(j, "basis_from", nd->basis_blocks ? "memory blocks" : "MemTotal");
-	json_u64(j, "floor", a->p->floor[n]);
-	json_u64(j, "workers", a->p->workers[n]);
+	json_u64(j, "keep_free", a->p->keep_free[n]);
+	json_u64(j, "threads", a->p->workers[n]);
 	json_open(j, "sizes", '[');
 	for (unsigned z = 0; z < a->t->nsizes; z++)
 		cell_json(j, a, n, z);
@@ -226,7 +227,9 @@ static void body_full(struct json_out *j, const void *arg)
 	json_bool(j, "timed_out", r->timed_out);
 	json_bool(j, "interrupted", r->interrupted);
 	json_bool(j, "hugetlb", t->hugetlb);
-	json_u64(j, "workers", a->p->workers_total);
+	json_str(j, "boot_id", t->boot_id);
+	json_bool(j, "initramfs", t->initramfs);
+	json_u64(j, "threads", a->p->workers_total);
 	report_settings_json(j, a->s);
 	recovered_json(j, a->rec);
 	json_open(j, "sizes", '[');
@@ -282,6 +285,15 @@ int record_aside(const char *dir, const struct hp_settings *s, const char *why)
 	return write_atomic(dir, body_failure, &a);
 }
 
+/* A count the record names one way now and another in format 2 (threads were
+ * "workers" there). */
+uint64_t record_num(const struct json_val *v, const char *name, const char *old)
+{
+	const struct json_val *m = json_get(v, name);
+
+	return m && m->type == JSON_NUM ? m->num : json_get_num(v, old);
+}
+
 /* Whether standard output is the journal: systemd names the stream it connects a
  * service's output to in JOURNAL_STREAM, as "DEVICE:INODE" (systemd.exec(5)). */
 bool record_stdout_journal(void)
@@ -329,7 +341,7 @@ void record_log(int level, const char *fmt, ...)
 }
 
 /* The summary's per-size part: ", 2M 400/400 pages (parallel)" for each size that
- * worked, with what was asked when the floor or memory capped it. */
+ * worked, with what was asked when keep_free or the free memory capped it. */
 static void kmsg_sizes(const struct hp_topology *t, const struct hp_plan *p,
 		       const struct hp_result *res, char *sizes, size_t len)
 {
@@ -431,7 +443,7 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 	record_log(res->status == HP_STATUS_OK	     ? LOG_INFO
 		   : res->status == HP_STATUS_FAILED ? LOG_ERR
 						     : LOG_WARNING,
-		   "%s in %llu ms on %u node%s, %u workers%s%s%s",
+		   "%s in %llu ms on %u node%s, %u threads%s%s%s",
 		   status_name(res->status), (unsigned long long)res->duration_ms,
 		   t->nnodes, t->nnodes == 1 ? "" : "s", p->workers_total,
 		   sizes[0] ? sizes : ", nothing to do", res->error[0] ? ": " : "",

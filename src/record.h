@@ -15,7 +15,7 @@
 
 #define HP_RECORD_DIR	 "/run/hugepar"
 #define HP_RECORD_FILE	 "status.json"
-#define HP_RECORD_FORMAT 2
+#define HP_RECORD_FORMAT 3
 
 /* Write dir/status.json atomically (temp file + rename), mode 0644. */
 int record_write(const char *dir, const struct hp_settings *s,
@@ -45,6 +45,8 @@ struct hp_record {
 /* Read dir/status.json: 0, -ENOENT when there is none, -EINVAL when it cannot be
  * read (said on stderr). */
 int record_load(const char *dir, struct hp_record *r);
+/* The same, saying nothing. */
+int record_read(const char *dir, struct hp_record *r);
 /* A record's text (len bytes and a NUL, malloc'd): r owns it from here, and frees it
  * when it is not a record (-EINVAL; nothing said). */
 int record_parse(struct hp_record *r, char *text, size_t len);
@@ -60,5 +62,8 @@ void record_check_settings(const struct hp_record *r, const char *config);
  * given (prometheus.c). */
 void record_prometheus(FILE *f, const struct hp_record *r,
 		       const struct hp_topology *live);
+/* A number of a record by its name, or by its name in format 2 (threads were
+ * "workers" there). */
+uint64_t record_num(const struct json_val *v, const char *name, const char *old);
 
 #endif

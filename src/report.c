@@ -26,15 +26,36 @@ static void note_for(const struct hp_cell *c, char *buf, size_t len)
 {
 	uint64_t shown = c->cut == HP_CUT_NONE ? c->requested : c->target;
 
-	snprintf(buf, len, "%s", cut_name(c->cut));
+	snprintf(buf, len, "%s", cut_note(c->cut));
 	if (c->rounded && c->unrounded != shown && c->cut != HP_CUT_GROW)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%sfrom %llu, rounded",
 			 buf[0] ? ", " : "", (unsigned long long)c->unrounded);
 }
 
+/* Which free memory and pools the plan is of. */
+static void plan_text_basis(FILE *f, const struct plan_basis *b)
+{
+	if (!b)
+		return;
+	if (b->boot)
+		fprintf(f,
+			"Free memory: as this boot's initramfs found it, %llu.%03llu s "
+			"after boot (the record in %s); --now plans with the memory free "
+			"now\n",
+			(unsigned long long)b->boot_ms / 1000,
+			(unsigned long long)b->boot_ms % 1000, b->dir);
+	else if (b->now_asked)
+		fprintf(f, "Free memory: now (--now)\n");
+	else
+		fprintf(f,
+			"Free memory: now: no record of this boot's initramfs run in %s\n",
+			b->dir);
+}
+
 /* The machine and where the settings came from, nodes as a table. */
 static void plan_text_machine(FILE *f, const struct hp_settings *s,
-			      const struct hp_topology *t, const struct hp_plan *p)
+			      const struct hp_topology *t, const struct hp_plan *p,
+			      const struct plan_basis *basis)
 {
 	char a[32], b[96], c[32], sz[16];
 
@@ -57,7 +78,17 @@ static void plan_text_machine(FILE *f, const struct hp_settings *s,
 	for (unsigned i = 0; i < s->nsources; i++)
 		fprintf(f, "%s %s", i ? "," : "", s->sources[i]);
 	fprintf(f, "%s\n", s->nsources ? "" : " none");
-	if (!s->nentries)
+	plan_text_basis(f, basis);
+	if (!s->nentries && settings_pages_rejected(s))
+		fprintf(f,
+			"No pages entry can be used: %s %u given %s rejected (see the "
+			"problems below), so nothing will\nbe done. Correct %s, then "
+			"build the initramfs again.\n",
+			settings_pages_rejected(s) == 1 ? "the" : "all",
+			settings_pages_rejected(s),
+			settings_pages_rejected(s) == 1 ? "was" : "were",
+			settings_pages_rejected(s) == 1 ? "it" : "them");
+	else if (!s->nentries)
 		fprintf(
 		    f,
 		    "Nothing is configured: no 'pages =' in the settings files and no "
@@ -65,7 +96,7 @@ static void plan_text_machine(FILE *f, const struct hp_settings *s,
 		    "done. Add one (hugepar.conf(5)), e.g. 'pages = 2M:50%%' in\n"
 		    "/etc/hugepar.conf, then build the initramfs again.\n");
 	fprintf(f, "\n%-6s %-6s %-16s %10s %10s %10s\n", "NODE", "CPUS", "CPULIST",
-		"MEMTOTAL", "MEMFREE", "FLOOR");
+		"MEMTOTAL", "MEMFREE", "KEEP_FREE");
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_node *nd = &t->nodes[n];
 		char cpus[4096];
@@ -76,7 +107,7 @@ static void plan_text_machine(FILE *f, const struct hp_settings *s,
 			strcpy(cpus, "-");
 		format_bytes(nd->mem_total, a, sizeof(a));
 		format_bytes(nd->mem_free, b, sizeof(b));
-		format_bytes(p->floor[n], c, sizeof(c));
+		format_bytes(p->keep_free[n], c, sizeof(c));
 		fprintf(f, "%-6u %-6u %-16s %10s %10s %10s\n", nd->id, nd->ncpus, cpus, a,
 			b, c);
 	}
@@ -107,16 +138,21 @@ static void plan_text_cells(FILE *f, const struct hp_settings *s,
 {
 	char a[32], b[96], sz[16];
 
-	amount_format(&s->reserve, a, sizeof(a));
+	amount_format(&s->keep_free, a, sizeof(a));
+	if (!p->workers_auto)
+		snprintf(b, sizeof(b), "set, %u", p->workers_total);
+	else if (p->workers_total)
+		snprintf(b, sizeof(b), "auto, up to %u", p->workers_total);
+	else
+		snprintf(b, sizeof(b), "auto, none: no pages for threads");
 	fprintf(f,
-		"\nPlan: mode %s, reserve %s per node, timeout %llu.%03llus, workers %s "
-		"%u%s\n",
+		"\nPlan: mode %s, keep_free %s per node, timeout %llu.%03llus, threads "
+		"%s%s\n",
 		mode_name(s->mode), a, (unsigned long long)s->timeout_ms / 1000,
-		(unsigned long long)s->timeout_ms % 1000,
-		p->workers_auto ? "auto, up to" : "set,", p->workers_total,
+		(unsigned long long)s->timeout_ms % 1000, b,
 		s->enabled ? "" : " (disabled: nothing will be done)");
-	fprintf(f, "%-6s %-5s %10s %10s %10s %10s %8s  %s\n", "NODE", "SIZE", "CURRENT",
-		"REQUESTED", "TARGET", "CHANGE", "WORKERS", "NOTE");
+	fprintf(f, "%-6s %-5s %10s %10s %10s %10s %8s  %s\n", "NODE", "SIZE", "BEFORE",
+		"REQUESTED", "TARGET", "CHANGE", "THREADS", "NOTE");
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			const struct hp_cell *cl = plan_cell(p, n, z);
@@ -146,12 +182,19 @@ static void plan_text_cells(FILE *f, const struct hp_settings *s,
 			report_problem_line(f, &s->problems[i]);
 		}
 	}
+	if (s->nnotices) {
+		fprintf(f, "\nNotices (%u):\n", s->nnotices);
+		for (unsigned i = 0; i < s->nnotices; i++) {
+			fputs("  ", f);
+			report_problem_line(f, &s->notices[i]);
+		}
+	}
 }
 
 void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
-		      const struct hp_plan *p)
+		      const struct hp_plan *p, const struct plan_basis *b)
 {
-	plan_text_machine(f, s, t, p);
+	plan_text_machine(f, s, t, p, b);
 	plan_text_devices(f, s);
 	plan_text_cells(f, s, t, p);
 }
@@ -178,6 +221,21 @@ static void devices_json(struct json_out *j, const struct hp_settings *s)
 	json_close(j, ']');
 }
 
+static void problems_json(struct json_out *j, const char *name,
+			  const struct hp_problem *list, unsigned n)
+{
+	json_open(j, name, '[');
+	for (unsigned i = 0; i < n; i++) {
+		json_open(j, NULL, '{');
+		json_str(j, "origin", list[i].origin);
+		json_str(j, "key", list[i].key);
+		json_str(j, "value", list[i].value);
+		json_str(j, "message", list[i].message);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+}
+
 void report_settings_json(struct json_out *j, const struct hp_settings *s)
 {
 	char buf[64];
@@ -185,8 +243,8 @@ void report_settings_json(struct json_out *j, const struct hp_settings *s)
 	json_open(j, "settings", '{');
 	json_bool(j, "enabled", s->enabled);
 	json_str(j, "mode", mode_name(s->mode));
-	amount_format(&s->reserve, buf, sizeof(buf));
-	json_str(j, "reserve", buf);
+	amount_format(&s->keep_free, buf, sizeof(buf));
+	json_str(j, "keep_free", buf);
 	if (s->workers)
 		json_u64(j, "threads", s->workers);
 	else
@@ -224,18 +282,8 @@ void report_settings_json(struct json_out *j, const struct hp_settings *s)
 	json_str(j, "config", s->config ? s->config : "");
 	settings_digest(s, buf, sizeof(buf));
 	json_str(j, "digest", buf);
-	json_open(j, "problems", '[');
-	for (unsigned i = 0; i < s->nproblems; i++) {
-		const struct hp_problem *p = &s->problems[i];
-
-		json_open(j, NULL, '{');
-		json_str(j, "origin", p->origin);
-		json_str(j, "key", p->key);
-		json_str(j, "value", p->value);
-		json_str(j, "message", p->message);
-		json_close(j, '}');
-	}
-	json_close(j, ']');
+	problems_json(j, "problems", s->problems, s->nproblems);
+	problems_json(j, "notices", s->notices, s->nnotices);
 	json_close(j, '}');
 }
 
@@ -283,15 +331,15 @@ static void plan_json(struct json_out *j, const struct hp_topology *t,
 	char sz[16];
 
 	json_open(j, "plan", '{');
-	json_u64(j, "workers", p->workers_total);
-	json_bool(j, "workers_auto", p->workers_auto);
+	json_u64(j, "threads", p->workers_total);
+	json_bool(j, "threads_auto", p->workers_auto);
 	json_open(j, "nodes", '[');
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		json_open(j, NULL, '{');
 		json_u64(j, "node", t->nodes[n].id);
-		json_u64(j, "floor", p->floor[n]);
+		json_u64(j, "keep_free", p->keep_free[n]);
 		json_u64(j, "work_bytes", p->work[n]);
-		json_u64(j, "workers", p->workers[n]);
+		json_u64(j, "threads", p->workers[n]);
 		json_open(j, "sizes", '[');
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			const struct hp_cell *c = plan_cell(p, n, z);
@@ -305,7 +353,7 @@ static void plan_json(struct json_out *j, const struct hp_topology *t,
 			else
 				json_null(j, "requested");
 			json_u64(j, "target", c->target);
-			json_u64(j, "workers", c->workers);
+			json_u64(j, "threads", c->workers);
 			json_str(j, "cut", cut_name(c->cut));
 			json_u64(j, "granularity", c->granularity);
 			if (c->rounded)
@@ -322,12 +370,22 @@ static void plan_json(struct json_out *j, const struct hp_topology *t,
 }
 
 void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
-		      const struct hp_plan *p)
+		      const struct hp_plan *p, const struct plan_basis *b)
 {
 	struct json_out j;
 
 	json_begin(&j, f);
 	json_open(&j, NULL, '{');
+	if (b) {
+		json_open(&j, "basis", '{');
+		json_str(&j, "free_memory", b->boot ? "initramfs" : "now");
+		json_str(&j, "record_dir", b->dir);
+		if (b->boot)
+			json_u64(&j, "started_boot_ms", b->boot_ms);
+		else
+			json_null(&j, "started_boot_ms");
+		json_close(&j, '}');
+	}
 	topology_json(&j, t);
 	report_settings_json(&j, s);
 	plan_json(&j, t, p);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advice.h"
 #include "file.h"
 #include "json.h"
 #include "macros.h"
@@ -26,40 +27,29 @@ static int status_of(const char *name)
 	return -EINVAL;
 }
 
+/* The sizes that had work, each with how it was done. */
 static void show_sizes(FILE *f, const struct json_val *arr)
 {
-	if (!arr || !arr->n)
-		return;
-	fprintf(f, "\n%-5s %-9s %8s %9s %11s %11s  %s\n", "SIZE", "METHOD", "WORKERS",
-		"TIME", "OVERCOMMIT", "SURPLUS", "NOTE");
-	for (unsigned i = 0; i < arr->n; i++) {
-		const struct json_val *z = &arr->kids[i];
-		char oc[48], su[48];
+	unsigned shown = 0;
 
-		snprintf(oc, sizeof(oc), "%llu->%llu",
-			 (unsigned long long)json_get_num(z, "overcommit_before"),
-			 (unsigned long long)json_get_num(z, "overcommit_after"));
-		snprintf(su, sizeof(su), "%llu->%llu",
-			 (unsigned long long)json_get_num(z, "surplus_before"),
-			 (unsigned long long)json_get_num(z, "surplus_after"));
-		fprintf(f, "%-5s %-9s %8llu %6llu ms %11s %11s  %s%s%s\n",
-			json_get_str(z, "size"), json_get_str(z, "method"),
-			(unsigned long long)json_get_num(z, "workers"),
-			(unsigned long long)json_get_num(z, "ms"), oc, su,
-			json_get_str(z, "method_note"),
-			json_get_str(z, "method_note")[0] && json_get_str(z, "error")[0]
-			    ? "; "
-			    : "",
-			json_get_str(z, "error"));
+	for (unsigned i = 0; arr && i < arr->n; i++) {
+		const struct json_val *z = &arr->kids[i], *w = json_get(z, "worked");
+
+		if (w && w->type == JSON_BOOL && !w->b)
+			continue;
+		if (!shown++)
+			fprintf(f, "\n%-5s %-9s %8s %9s\n", "SIZE", "METHOD", "THREADS",
+				"TIME");
+
+		fprintf(f, "%-5s %-9s %8llu %6llu ms\n", json_get_str(z, "size"),
+			json_get_str(z, "method"),
+			(unsigned long long)record_num(z, "threads", "workers"),
+			(unsigned long long)json_get_num(z, "ms"));
 	}
-	for (unsigned i = 0; i < arr->n; i++)
-		if (json_get_str(&arr->kids[i], "kernel_route")[0])
-			fprintf(
-			    f,
-			    "%s pages short: at the next boot the kernel's own allocation "
-			    "would reserve them: add '%s' to the kernel command line\n",
-			    json_get_str(&arr->kids[i], "size"),
-			    json_get_str(&arr->kids[i], "kernel_route"));
+	for (unsigned i = 0; arr && i < arr->n; i++)
+		if (json_get_str(&arr->kids[i], "error")[0])
+			fprintf(f, "%s: %s\n", json_get_str(&arr->kids[i], "size"),
+				json_get_str(&arr->kids[i], "error"));
 }
 
 static void show_nodes(FILE *f, const struct json_val *arr)
@@ -117,29 +107,36 @@ static void show_devices(FILE *f, const struct json_val *devs)
 	}
 }
 
+/* Problems or notices of the settings, as plan shows them. */
+static void show_problems(FILE *f, const char *title, const struct json_val *list)
+{
+	if (!list || !list->n)
+		return;
+	fprintf(f, "\n%s:\n", title);
+	for (unsigned i = 0; i < list->n; i++) {
+		const struct json_val *p = &list->kids[i];
+
+		if (json_get_str(p, "key")[0])
+			fprintf(f, "  %s: %s=%s: %s\n", json_get_str(p, "origin"),
+				json_get_str(p, "key"), json_get_str(p, "value"),
+				json_get_str(p, "message"));
+		else
+			fprintf(f, "  %s: %s\n", json_get_str(p, "origin"),
+				json_get_str(p, "message"));
+	}
+}
+
 static void show_notes(FILE *f, const struct json_val *v)
 {
 	const struct json_val *rec = json_get(v, "recovered");
-	const struct json_val *probs = json_get(json_get(v, "settings"), "problems");
+	const struct json_val *set = json_get(v, "settings");
 
 	for (unsigned i = 0; rec && i < rec->n; i++)
 		fprintf(f, "left by an earlier run: %s\n",
 			json_get_str(&rec->kids[i], "note"));
-	show_devices(f, json_get(json_get(v, "settings"), "devices"));
-	if (probs && probs->n) {
-		fprintf(f, "\nProblems in the settings:\n");
-		for (unsigned i = 0; i < probs->n; i++) {
-			const struct json_val *p = &probs->kids[i];
-
-			if (json_get_str(p, "key")[0])
-				fprintf(f, "  %s: %s=%s: %s\n", json_get_str(p, "origin"),
-					json_get_str(p, "key"), json_get_str(p, "value"),
-					json_get_str(p, "message"));
-			else
-				fprintf(f, "  %s: %s\n", json_get_str(p, "origin"),
-					json_get_str(p, "message"));
-		}
-	}
+	show_devices(f, json_get(set, "devices"));
+	show_problems(f, "Problems in the settings", json_get(set, "problems"));
+	show_problems(f, "Notices", json_get(set, "notices"));
 }
 
 /* Whether the settings files a record's run used are still what they are now; the
@@ -162,17 +159,16 @@ void record_check_settings(const struct hp_record *r, const char *config)
 		fprintf(
 		    stderr,
 		    "hugepar: warning: %s or %s.d has changed since this run read it: "
-		    "the "
-		    "next boot still uses the copy in its initramfs until you build it "
-		    "again (update-initramfs -u, or dracut -f)\n",
+		    "the next boot still uses the copy in its initramfs until you build "
+		    "it again: " HP_REBUILD "\n",
 		    config, config);
 	settings_free(&now);
 }
 
-int record_load(const char *dir, struct hp_record *r)
+/* Read dir's record: 0, or -errno with what it was (kind) when not a regular file. */
+static int record_read_file(const char *dir, struct hp_record *r, const char **kind)
 {
 	char file[4096];
-	const char *kind = NULL;
 	char *text;
 	size_t len;
 	int rc;
@@ -180,16 +176,29 @@ int record_load(const char *dir, struct hp_record *r)
 	memset(r, 0, sizeof(*r));
 	if (xsnprintf(file, sizeof(file), "%s/%s", dir, HP_RECORD_FILE))
 		return -ENAMETOOLONG;
-	rc = read_regular(file, HP_RECORD_MAX, &text, &len, &kind);
-	if (rc) {
+	rc = read_regular(file, HP_RECORD_MAX, &text, &len, kind);
+	return rc ? rc : record_parse(r, text, len);
+}
+
+int record_read(const char *dir, struct hp_record *r)
+{
+	const char *kind = NULL;
+
+	return record_read_file(dir, r, &kind);
+}
+
+int record_load(const char *dir, struct hp_record *r)
+{
+	const char *kind = NULL;
+	int rc = record_read_file(dir, r, &kind);
+
+	if (rc == -EINVAL && !kind)
+		fprintf(stderr, "hugepar: %s/%s is not a valid record\n", dir,
+			HP_RECORD_FILE);
+	else if (rc)
 		fprintf(stderr, "hugepar: no record in %s: %s%s%s\n", dir, strerror(-rc),
 			kind ? ": " : "", kind ? kind : "");
-		return rc == -ENOENT ? -ENOENT : -EINVAL;
-	}
-	rc = record_parse(r, text, len);
-	if (rc)
-		fprintf(stderr, "hugepar: %s is not a valid record\n", file);
-	return rc;
+	return rc == -ENOENT ? -ENOENT : rc ? -EINVAL : 0;
 }
 
 int record_parse(struct hp_record *r, char *text, size_t len)
@@ -225,16 +234,17 @@ static void print_text(FILE *f, const struct json_val *v)
 	fprintf(
 	    f,
 	    "hugepar %s on Linux %s: %s in %llu ms, started %llu.%03llu s after boot, "
-	    "%llu workers\n",
+	    "%llu threads\n",
 	    json_get_str(v, "version"), json_get_str(v, "kernel"),
 	    json_get_str(v, "status"), (unsigned long long)json_get_num(v, "duration_ms"),
 	    (unsigned long long)boot / 1000, (unsigned long long)boot % 1000,
-	    (unsigned long long)json_get_num(v, "workers"));
+	    (unsigned long long)record_num(v, "threads", "workers"));
 	if (json_get_str(v, "error")[0])
 		fprintf(f, "error: %s\n", json_get_str(v, "error"));
 	show_notes(f, v);
 	show_sizes(f, json_get(v, "sizes"));
 	show_nodes(f, json_get(v, "nodes"));
+	advice_print(f, v);
 }
 
 void record_print(FILE *f, const struct hp_record *r, enum hp_format format)

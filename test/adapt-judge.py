@@ -54,7 +54,7 @@ def load(fx, name, runs):
 
 
 def settled(r):
-    return [n['sizes'][0].get('workers_settled', 0) for n in r['nodes']]
+    return [n['sizes'][0].get('threads_settled', 0) for n in r['nodes']]
 
 
 def per_node(name, rec, node_curve):
@@ -62,7 +62,7 @@ def per_node(name, rec, node_curve):
     counts, bests, off = settled(rec), [], []
     for n, k in zip(rec['nodes'], counts):
         c = node_curve[n['node']]
-        top = max(range(1, n['workers'] + 1), key=lambda j: rate(c, j))
+        top = max(range(1, n['threads'] + 1), key=lambda j: rate(c, j))
         bests.append(top)
         if rate(c, k) < 0.95 * rate(c, top):
             off.append(n['node'])
@@ -81,7 +81,7 @@ def table(tsv, name, runs, ms, rec, best):
             f.write('%s\t%s\t%s\t%d\t%.3f\t%s\t%s\n' % (
                 name, role, runs[t], m, m / ms[best],
                 ','.join(map(str, settled(rec[t]))) if role == 'auto' else '',
-                ' '.join('%d:%d' % (w, r) for w, r in n0.get('workers_rates', []))
+                ' '.join('%d:%d' % (w, r) for w, r in n0.get('threads_rates', []))
                 if role == 'auto' else ''))
 
 
@@ -106,7 +106,7 @@ def machine(desc, fx, tsv, slack, name, kernel, runs):
                 % (auto, round((slack - 1) * 100), kernel, k))
     if not grouped:
         measured = [(node_curve[n['node']], w, r) for n in rec['auto1']['nodes']
-                    for w, r in n['sizes'][0]['workers_rates']]
+                    for w, r in n['sizes'][0]['threads_rates']]
         off = [(w, r, rate(c, w)) for c, w, r in measured if abs(r - rate(c, w)) > 0.02 * rate(c, w)]
         say(name, measured and not off, 'all %d rates measured within 2%% of the curve%s' % (
             len(measured), ''.join(' (%d: %d, curve %.0f)' % o for o in off[:4])))
@@ -114,8 +114,8 @@ def machine(desc, fx, tsv, slack, name, kernel, runs):
         per_node(name, rec['auto1'], node_curve)
 
     def what(r):
-        return (r['sizes'][0]['ms'], [(n['sizes'][0]['workers_rates'],
-                n['sizes'][0].get('workers_settled')) for n in r['nodes']])
+        return (r['sizes'][0]['ms'], [(n['sizes'][0]['threads_rates'],
+                n['sizes'][0].get('threads_settled')) for n in r['nodes']])
     say(name, what(rec['auto1']) == what(rec['auto2']),
         'the same run twice: the same time, measures and choices')
     table(tsv, name, runs, ms, rec, best)

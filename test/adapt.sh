@@ -173,7 +173,7 @@ t_256n() {
 	sim_run sim-256n 4096 big 200 2M || { fail "the run failed ($FX/sim-256n.big.out)"; return; }
 	expect_eq "status, workers, pages by workers, nodes whole" \
 		"$(/usr/bin/python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); s = j["sizes"][0]
-print(j["status"], s["workers"], s["pages_by_workers"], sum(n["sizes"][0]["achieved"] == 200 for n in j["nodes"]))' "$FX/sim-256n.big.json")" \
+print(j["status"], s["threads"], s["pages_by_threads"], sum(n["sizes"][0]["achieved"] == 200 for n in j["nodes"]))' "$FX/sim-256n.big.json")" \
 		"ok 4096 51200 256"
 }
 

@@ -10,7 +10,7 @@
 tcase rules "promtool check rules passes; the rules read only gauges hugepar and node_exporter write"
 tcase healthy "an ok run on two nodes: no alert fires"
 tcase short "node 1's 2M write refused: HugeparNodeShort for it, and HugeparRunPartial"
-tcase capped "a run the floor capped: HugeparRunPartial, no node short"
+tcase capped "a run keep_free capped: HugeparRunPartial, no node short"
 tcase failed "every write refused: HugeparRunFailed, and both nodes short"
 tcase unread "a run that could not read the machine: HugeparRunFailed only, not stale"
 tcase changed "node 0's pool written after the run: HugeparPoolsChanged"
@@ -104,10 +104,11 @@ exp_partial() {
 	HugeparRunPartial status=partial severity=warning
 	summary: hugepar: the boot run on $HOST was partial
 	description: hugepar's run at this boot of $HOST met only part of its settings: a
-	  node short of its plan, a node capped by the memory it keeps free (reserve), or a
+	  node short of its plan, a node capped by the memory it keeps free (keep_free), or a
 	  bad setting skipped. Run \`hugepar status\` on the host: it names each short or
-	  capped node and each bad setting. Fix the settings, then build the initramfs
-	  again (update-initramfs -u, or dracut -f) for the next boot.
+	  capped node and each bad setting. Fix the settings, then build every kernel's
+	  initramfs again (update-initramfs -u -k all, or dracut --regenerate-all --force)
+	  for the next boot.
 	EOF
 }
 # exp_changed NODE SIZE LIVE ACHIEVED
@@ -167,7 +168,7 @@ t_short() {
 		< <(exp_short 1 2M 0 100; exp_partial)
 }
 t_capped() {
-	apply capped "" --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.reserve=7100M" && prom capped
+	apply capped "" --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.keep_free=7100M" && prom capped
 	expect_eq "the run" "$(cells capped)" "partial 0:2M:0:0:capped 1:2M:0:0:capped"
 	alerts capped "$(($(started capped) - 5))" "HugeparRunPartial only" < <(exp_partial)
 }

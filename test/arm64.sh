@@ -85,7 +85,7 @@ sizes_case() {
 		fail "the arm64 build or its kernels (see $A/build.log, $A/fetch.log)"
 		return 1
 	fi
-	if ! boot "$name" "$kver" "rd.hugepar.pages=$4 rd.hugepar.reserve=64M"; then
+	if ! boot "$name" "$kver" "rd.hugepar.pages=$4 rd.hugepar.keep_free=64M"; then
 		fail "boot did not finish (see $A/$name.log)"
 		tail -n 5 "$A/$name.log"
 		return 1
@@ -120,7 +120,7 @@ k16_workers_case() {
 	sizes_case arm64-16k-workers "$(arm64_kernel "6.12.*-arm64-16k")" 12 \
 		"2M:25%,32M:3 rd.hugepar.threads=4 boot.apply=--method,parallel" || return
 	expect_eq "32M by workers (pages by workers)" \
-		"$(rec arm64-16k-workers '.sizes[] | select(.size == "32M") | .method + " " + (.pages_by_workers | tostring)')" \
+		"$(rec arm64-16k-workers '.sizes[] | select(.size == "32M") | .method + " " + (.pages_by_threads | tostring)')" \
 		"parallel 6"
 	expect_eq "32M pools" "$(pools arm64-16k-workers 32768kB)" "3 3"
 }

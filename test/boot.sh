@@ -110,7 +110,7 @@ make_initramfs() {
 	busybox) mods="busybox-sh $mods" ;; # ... and under busybox ash
 	test) mods="bash $mods" base=$B/dracut-test ;;
 	late) mods="bash $mods" base=$B/dracut-late ;;
-	baked) mods="bash $mods" extra=(--kernel-cmdline "rd.hugepar.pages=2M:12 rd.hugepar.reserve=64M") ;;
+	baked) mods="bash $mods" extra=(--kernel-cmdline "rd.hugepar.pages=2M:12 rd.hugepar.keep_free=64M") ;;
 	none) mods="bash ${mods% hugepar}" ;; # without hugepar, for bench/idle.sh
 	*) mods="bash $mods" ;;
 	esac
@@ -223,7 +223,7 @@ grep -q boot.rules /proc/cmdline && sh /rules.sh
 if grep -q boot.misplace /proc/cmdline; then
 	# the test build runs every worker on the wrong node: reconcile must fix it
 	HUGEPAR_FAULT=misplace /usr/sbin/hugepar-test apply --config /dev/null --record-dir /tmp/mp \
-		--method=parallel --cmdline "rd.hugepar.pages=2M:30@0 rd.hugepar.reserve=64M" >/dev/null 2>&1
+		--method=parallel --cmdline "rd.hugepar.pages=2M:30@0 rd.hugepar.keep_free=64M" >/dev/null 2>&1
 	echo "MISPLACE-RC $?"
 	echo "MISPLACE-POOLS $(cat /sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages) $(cat /sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages)"
 	echo "MISPLACE-BEGIN"; cat /tmp/mp/status.json; echo "MISPLACE-END"
@@ -401,7 +401,7 @@ on() {
 
 TWO="768:1 512:1"
 DEVICES=()
-RES="rd.hugepar.reserve=128M"
+RES="rd.hugepar.keep_free=128M"
 # node 0's 2M target for a share of 25% of its 768 MiB, as the boots give it on
 # every kernel (its memory blocks are all of it; the granularity divides it)
 SHARE0=96
@@ -460,7 +460,7 @@ shares_case() {
 		"$(rec "$n" '.nodes[0].sizes[0] | "\(.size) \(.target)"')" "2M $SHARE0"
 	expect_eq "pools = plan" "$(pools "$n")" "$SHARE0 40"
 	expect_eq "status" "$(rec "$n" .status)" ok
-	expect_eq "threads honoured (auto gives 2)" "$(rec "$n" .workers)" 3
+	expect_eq "threads honoured (auto gives 2)" "$(rec "$n" .threads)" 3
 	expect_eq "status does not call unchanged settings stale" \
 		"$(grep -ac 'has changed since this run read it' "$B/$n.log")" 0
 	left_clean "$n"
@@ -538,9 +538,9 @@ itools_case() {
 four_case() {
 	local n=$1-four
 	on "$1" || return
-	boot "$n" nosystemd "512:1 512:1 512:1 1536:0" "rd.hugepar.pages=2M:20,1G:1@3 rd.hugepar.reserve=64M" || return
+	boot "$n" nosystemd "512:1 512:1 512:1 1536:0" "rd.hugepar.pages=2M:20,1G:1@3 rd.hugepar.keep_free=64M" || return
 	expect_eq "2M pools" "$(for i in 0 1 2 3; do node_pool "$n" $i 2; done | xargs)" "20 20 20 20"
-	expect_eq "CPU-less node has no workers" "$(rec "$n" '.nodes[3].workers')" 0
+	expect_eq "CPU-less node has no workers" "$(rec "$n" '.nodes[3].threads')" 0
 	expect_eq "record tells the 1G truth" "$(rec "$n" '.nodes[3].sizes[1].achieved')" "$(node_pool "$n" 3 3)"
 	left_clean "$n"
 }
@@ -558,7 +558,7 @@ giga_case() {
 		when="2M began before 1G ended" cmp="<"
 		;;
 	esac
-	boot "$g" nosystemd "6144:1 4096:1" "rd.hugepar.pages=2M:100,1G:1 rd.hugepar.reserve=256M" || return
+	boot "$g" nosystemd "6144:1 4096:1" "rd.hugepar.pages=2M:100,1G:1 rd.hugepar.keep_free=256M" || return
 	expect_eq "pools (2M, 1G)" \
 		"$(pools "$g") $(node_pool "$g" 0 3) $(node_pool "$g" 1 3)" "100 100 1 1"
 	expect_eq "status" "$(rec "$g" .status)" ok
@@ -728,7 +728,7 @@ fi
 if [ "${mode:-}" = demo ]; then
 	echo "Building the initramfs and booting a two-node machine (about a minute)..."
 	prepare >/dev/null
-	boot demo nosystemd "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 rd.hugepar.reserve=128M" >/dev/null ||
+	boot demo nosystemd "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 rd.hugepar.keep_free=128M" >/dev/null ||
 		{ echo "the boot did not finish; see $B/demo.log"; exit 1; }
 	tr -d '\r' <"$B/demo.log" | sed -n '/^RECORD-END/,/^HUGEPAR-BOOT-END/p' | sed '1d;$d'
 	exit 0

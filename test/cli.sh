@@ -91,7 +91,7 @@ pages = 2M:1024 2M:zz@0 1G:2@1  # trailing comment
 bogus = 1
 threads = many
 mode=exact
-reserve = 1G
+keep_free = 1G
 timeout = 0
 no equals sign
 pages = 4M:1 2M:8@9
@@ -110,7 +110,7 @@ CONF
 	expect_eq "7 messages" "$(wc -l <"$OUT/cli-conf.err")" 7
 	check "valid entries kept" grep -q "^0 *2M *0 *1024 *1024" "$OUT/cli-conf.out"
 	check "valid 1G entry kept" grep -q "^1 *1G *0 *2 *2" "$OUT/cli-conf.out"
-	check "mode and reserve taken" grep -q "^Plan: mode exact, reserve 1G per node" "$OUT/cli-conf.out"
+	check "mode and keep_free taken" grep -q "^Plan: mode exact, keep_free 1G per node" "$OUT/cli-conf.out"
 }
 
 # conf.d in name order, then the command line; later wins.
@@ -132,7 +132,7 @@ CONF
 		"cli.conf,10-a.conf,15-p.conf,20-b.conf"
 	expect_eq "per-node override" "$(jq -c '[.plan.nodes[].sizes[0].target]' "$OUT/cli-merge.json")" "[100,7]"
 	plan --config "$C" --cmdline "rd.hugepar.threads=6 rd.hugepar.pages=2M:50@0" --json >"$OUT/cli-merge2.json" 2>&1
-	expect_eq "command line wins" "$(jq -r .plan.workers "$OUT/cli-merge2.json")" 6
+	expect_eq "command line wins" "$(jq -r .plan.threads "$OUT/cli-merge2.json")" 6
 	expect_eq "command line entry wins per node" \
 		"$(jq -c '[.plan.nodes[].sizes[0].target]' "$OUT/cli-merge2.json")" "[50,7]"
 	plan --config "$C" --cmdline "rd.hugepar=0" >"$OUT/cli-off.out" 2>&1
@@ -160,7 +160,7 @@ t_stale() {
 	check "a file added to .d: warns" grep -qF "warning: $S or $S.d has changed since this run read it" "$OUT/cli-stale.err"
 	rm -rf "$S.d" && echo "pages = 2M:20" >"$S"
 	"$HP" status -d "$OUT/cli-stale" --json >/dev/null 2>"$OUT/cli-stale.err"
-	check "a changed file: warns (also with --json)" grep -qF "build it again (update-initramfs -u, or dracut -f)" "$OUT/cli-stale.err"
+	check "a changed file: warns (also with --json)" grep -qF "build it again: update-initramfs -u -k all (initramfs-tools), dracut --regenerate-all --force (dracut)" "$OUT/cli-stale.err"
 }
 
 # apply --if-changed on the booted system, as hugepar-verify.service runs it: the
@@ -240,7 +240,7 @@ t_capped() {
 	FXP=$OUT/fixtures/cli-sim-capped
 	"$TOP/test/mkfixture.sh" "$OUT/cli-sim.desc" "$FXP"
 	simp() { "$HPT" --sysroot "$FXP" --simulate "$@"; }
-	simp apply --config /dev/null -d "$OUT/cli-capped" --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.reserve=7100M" >/dev/null 2>&1
+	simp apply --config /dev/null -d "$OUT/cli-capped" --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.keep_free=7100M" >/dev/null 2>&1
 	expect_eq "status of a run the floor capped: exit 64" "$(simp status -d "$OUT/cli-capped" >/dev/null; echo $?)" 64
 	expect_eq "status --check of a capped run, pools as it left them: exit 0" \
 		"$(simp status -d "$OUT/cli-capped" --check >"$OUT/cli-check-capped.out"; echo $?)" 0

@@ -119,16 +119,17 @@ t_later_wins() {
 		"$(jq -c '[.plan.nodes[].sizes[0].requested]' "$M.json")" "[50,100]"
 }
 
-tcase shares-floors "a share is of the device's node, and that node keeps its floor"
+tcase shares-floors "a share is of the device's node, and that node keeps its keep_free"
 t_shares_floors() {
 	fixture shares-floors
 	apply "2M:25%@pci:$NIC"
 	recorded 0 ok
 	expect_eq "25% of node 1's 8G: 1024 2M pages there, none on node 0" "$(pools)" "0 1024"
-	apply "2M:7G@net:ens1f0" "rd.hugepar.reserve=1G rd.hugepar.mode=exact"
+	apply "2M:7G@net:ens1f0" "rd.hugepar.keep_free=1G rd.hugepar.mode=exact"
 	expect_eq "all 7G free asked, 1G kept: 3072 pages, capped" \
 		"$RC $(pools) $(field '.nodes[1].sizes[0] | [.target, .status]')" '64 0 3072 [3072,"capped"]'
-	check "the reason names the floor" grep -q "^floor kept" <<<"$(field '.nodes[1].sizes[0].reason')"
+	check "the reason and the cause name keep_free" grep -qx "3072 of 3584 requested: capped by keep_free keep_free" \
+		<<<"$(field '.nodes[1].sizes[0] | .reason + " " + .cause')"
 }
 
 tcase no-node "a device whose numa_node is -1: a named problem, the rest applied, exit 64"

@@ -176,7 +176,7 @@ t_grow() {
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:100"
 	expect_eq "pools" "$(pools)" "100 100"
 	expect_eq "method" "$(field '.sizes[0].method')" parallel
-	expect_eq "workers" "$(field '.sizes[0].workers')" 2
+	expect_eq "workers" "$(field '.sizes[0].threads')" 2
 	settled
 	row "none (parallel)"
 }
@@ -190,7 +190,7 @@ t_free() { # RELEASE
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:250"
 	expect_eq "free pages: pools" "$(pools)" "250 250"
 	expect_eq "free pages: the workers did it (method, by workers, topped up)" \
-		"$(field '.sizes[0] | [.method, .pages_by_workers, .topped_up]')" '["parallel",350,0]'
+		"$(field '.sizes[0] | [.method, .pages_by_threads, .topped_up]')" '["parallel",350,0]'
 	settled "free pages"
 }
 
@@ -202,7 +202,7 @@ t_probe() {
 	run --method=auto --cmdline "rd.hugepar.pages=2M:200"
 	expect_eq "auto: pools" "$(pools)" "200 200"
 	expect_eq "auto: one page of one node probed, the workers did the rest (method, by workers, topped up)" \
-		"$(field '.sizes[0] | [.method, .pages_by_workers, .topped_up]')" '["parallel",399,0]'
+		"$(field '.sizes[0] | [.method, .pages_by_threads, .topped_up]')" '["parallel",399,0]'
 	settled "auto"
 }
 
@@ -215,7 +215,7 @@ t_probe_2x1() {
 		"node 0 cpus 0 mem 8G free 7G" "node 1 cpus 1 mem 8G free 7G"
 	run --cmdline "rd.hugepar.pages=2M:150"
 	expect_eq "two nodes of one CPU: no probe, a worker on each (method, note, by workers, workers)" \
-		"$(field '.sizes[0] | [.method, .method_note, .pages_by_workers, .workers]')" \
+		"$(field '.sizes[0] | [.method, .method_note, .pages_by_threads, .threads]')" \
 		'["parallel","auto: a worker on each of two nodes: no probe",300,2]'
 	expect_eq "two nodes of one CPU: pools" "$(pools)" "150 150"
 	settled "two nodes of one CPU"
@@ -255,7 +255,7 @@ t_bind_failed() {
 	expect_eq "status and exit" "$(field .status) $RC" "partial 64"
 	expect_eq "node 0 says why" \
 		"$(field '.nodes[0].sizes[0] | .status + ": " + .reason')" \
-		"partial: a worker could not bind itself to the node: Invalid argument"
+		"partial: a thread could not bind itself to the node: Invalid argument"
 	settled
 }
 
@@ -394,7 +394,7 @@ t_granule_64k() {
 		"1G:1: page size 1G is not offered by the kernel (it offers 2M 512M 16G)"
 	expect_eq "pools 2M, 512M" "$(pools) $(pools 524288)" "20 20 2 2"
 	expect_eq "512M by workers (asked), not refused as gigantic" \
-		"$(field '.sizes[1] | .method + " " + (.pages_by_workers | tostring)')" "parallel 4"
+		"$(field '.sizes[1] | .method + " " + (.pages_by_threads | tostring)')" "parallel 4"
 }
 
 # 1G short at runtime (node 1 has no free 1G range: its per-node write is refused):
@@ -447,7 +447,7 @@ t_giant_auto() {
 	two giant-auto 6.19.0
 	run --cmdline "rd.hugepar.pages=1G:1"
 	expect_eq "1G on two nodes: parallel, no probe" \
-		"$(field '.sizes[1] | [.method, .method_note, .pages_by_workers]')" \
+		"$(field '.sizes[1] | [.method, .method_note, .pages_by_threads]')" \
 		'["parallel","auto: 1G pages, 2 workers at once: no probe",2]'
 	expect_eq "1G on two nodes: pages" "$(pools 1048576)" "1 1"
 	OC=0 settled "1G on two nodes"
@@ -519,7 +519,7 @@ t_seeds_1g() {
 	run --cmdline "rd.hugepar.pages=1G:1472"
 	expect_eq "every node's pages" "$(pools 1048576)" "$(printf '1472 %.0s' $(seq 8) | sed 's/ $//')"
 	expect_eq "status, parallel, by workers" \
-		"$(field '[.status, .sizes[1].method, .sizes[1].pages_by_workers]')" '["ok","parallel",11776]'
+		"$(field '[.status, .sizes[1].method, .sizes[1].pages_by_threads]')" '["ok","parallel",11776]'
 	OC=0 settled
 }
 
@@ -528,7 +528,7 @@ t_cpuless() {
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:40"
 	expect_eq "pools" "$(pools)" "40 40"
 	expect_eq "a worker there, on node 0's CPUs; nothing topped up" \
-		"$(field '[.nodes[1].workers, .sizes[0].topped_up]')" "[1,0]"
+		"$(field '[.nodes[1].threads, .sizes[0].topped_up]')" "[1,0]"
 	settled
 }
 
@@ -538,7 +538,7 @@ t_n32() {
 	machine n32 "${lines[@]}"
 	run --method=parallel --cmdline "rd.hugepar.pages=2M:10"
 	expect_eq "32 nodes: every pool" "$(pools)" "$(printf '10 %.0s' $(seq 32) | sed 's/ $//')"
-	expect_eq "32 nodes: workers" "$(field '.sizes[0].workers')" 32
+	expect_eq "32 nodes: workers" "$(field '.sizes[0].threads')" 32
 	settled "32 nodes"
 }
 
@@ -647,11 +647,11 @@ t_clock() {
 	for i in 1 2; do
 		two clock 6.19.0 "sim rate 2048 1:100 2:190 4:350 8:600"
 		HUGEPAR_FAULT="reserve:6=kill" run --method=parallel --cmdline "rd.hugepar.pages=2M:1200"
-		field '[.duration_ms, .sizes[0].ms, .sizes[0].topped_up, [.nodes[].sizes[0].workers_rates]]' \
+		field '[.duration_ms, .sizes[0].ms, .sizes[0].topped_up, [.nodes[].sizes[0].threads_rates]]' \
 			>"$FX/clock.$i"
 	done
 	expect_eq "workers killed, their nodes topped up" \
-		"$RC $(pools) $(field '[.status, .sizes[0].pages_by_workers, .sizes[0].topped_up]')" \
+		"$RC $(pools) $(field '[.status, .sizes[0].pages_by_threads, .sizes[0].topped_up]')" \
 		'0 1200 1200 ["ok",0,2400]'
 	expect_eq "the same run twice, the same times and measures" \
 		"$(cat "$FX/clock.2")" "$(cat "$FX/clock.1")"

@@ -117,11 +117,11 @@ static void plan_report(struct hp_settings *s)
 		report_problem_line(sink, &s->problems[i]);
 	if (plan_make(s, &T, &p))
 		return;
-	report_plan_text(sink, s, &T, &p);
+	report_plan_text(sink, s, &T, &p, NULL);
 	mem = open_memstream(&buf, &len);
 	if (!mem)
 		abort();
-	report_plan_json(mem, s, &T, &p);
+	report_plan_json(mem, s, &T, &p, NULL);
 	json_must_parse(mem, &buf);
 	plan_free(&p);
 }

@@ -26,7 +26,7 @@ echo 40 >$N0/nr_hugepages
 echo "RULE-RAW $(cat $N0/nr_hugepages) $(cat $N0/surplus_hugepages)"
 echo 0 >$N0/nr_hugepages
 /usr/sbin/hugepar-test apply --config /dev/null --record-dir /tmp/rules --method=serial \
-	--cmdline "rd.hugepar.pages=2M:40@0 rd.hugepar.reserve=64M" >/tmp/rules.log 2>&1
+	--cmdline "rd.hugepar.pages=2M:40@0 rd.hugepar.keep_free=64M" >/tmp/rules.log 2>&1
 echo "RULE-HUGEPAR $? $(cat $N0/nr_hugepages) $(cat $N0/surplus_hugepages) $(cat $N1/nr_hugepages) $(cat $N1/surplus_hugepages)"
 kill $hp
 wait $hp 2>/dev/null

@@ -82,7 +82,7 @@ make_tree() {
 		>"$tree-cloud/etc/cloud/cloud.cfg.d/90-hugepar-test.cfg"
 	{
 		cat "$TOP/image/hugepar.conf"
-		echo "reserve = 512Q"
+		echo "keep_free = 512Q"
 		echo "mount = 3M:/dev/hugepages3M"
 	} >"$I/broken.conf"
 }
@@ -355,7 +355,7 @@ broken_case() {
 	local name=$1 c=$I/$1
 	boot "$name" "$2" two || return
 	expect_eq "multi-user.target reached" "$(cat "$c/target")" active
-	check "hugepar status names the bad reserve" grep -q '50-image.conf:[0-9]*.*reserve.*512Q' "$c/status.txt"
+	check "hugepar status names the bad keep_free" grep -q '50-image.conf:[0-9]*.*keep_free.*512Q' "$c/status.txt"
 	check "hugepar status names the bad mount" grep -q '50-image.conf:[0-9]*.*mount.*3M' "$c/status.txt"
 	expect_eq "the record keeps both problems" "$(jq '.settings.problems | length' "$c/status.json")" 2
 	expect_eq "the rest applied: 40% of each node" "$(nodes "$name" pools)" "$TWO_POOLS"

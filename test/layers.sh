@@ -19,6 +19,7 @@ LAYERS=(
 	"plan: src/plan"
 	"engine: src/engine"
 	"front: src"
+	"commands: src/cmd"
 )
 
 tcase layers "includes go down the layers, no module loops, the engine waits by the clock seam"

@@ -126,7 +126,7 @@ t_parallel() {
 	expect_eq "method" "$(field '.sizes[0].method')" parallel
 	expect_eq "status" "$(field .status)" ok
 	expect_eq "cell status" "$(field '.nodes[0].sizes[0].status')" ok
-	check "workers ran" test "$(field '.sizes[0].workers')" -ge 1
+	check "workers ran" test "$(field '.sizes[0].threads')" -ge 1
 	consistent
 	check "status shows the record" sh -c "'$HP' status -d '$REC' | grep -q '^0 *2M *0 *512 *512 *512 .* ok'"
 }
@@ -145,9 +145,9 @@ t_serial() {
 t_capped() {
 	empty
 	ask_mb=$(( $(awk '/MemFree/ {print $2}' /proc/meminfo) / 1024 - 1024 ))
-	apply "" 64 --cmdline "rd.hugepar.pages=2M:${ask_mb}M rd.hugepar.reserve=4G"
+	apply "" 64 --cmdline "rd.hugepar.pages=2M:${ask_mb}M rd.hugepar.keep_free=4G"
 	expect_eq "cell status" "$(field '.nodes[0].sizes[0].status')" capped
-	check "reason names the floor" sh -c "grep -q 'floor kept' '$REC/status.json'"
+	check "reason and cause name keep_free" sh -c "grep -q 'capped by keep_free' '$REC/status.json' && grep -q '\"cause\": \"keep_free\"' '$REC/status.json'"
 	free_kb=$(awk '/MemFree/ {print $2}' /proc/meminfo)
 	check "floor kept ($free_kb kB free)" test "$free_kb" -ge $((4 * 1024 * 1024 - 65536))
 	check "pool is large" test "$(cat "$S2/nr_hugepages")" -ge 1024
@@ -192,7 +192,7 @@ t_grow() {
 	echo 600 >"$P0"
 	apply "" 0 --cmdline "rd.hugepar.pages=2M:100@0"
 	expect_eq "pool kept" "$(cat "$P0")" 600
-	expect_eq "reason" "$(field '.nodes[0].sizes[0].reason')" "grow mode kept the larger pool"
+	expect_eq "reason" "$(field '.nodes[0].sizes[0].reason')" "grow mode keeps the larger pool"
 }
 t_exact() {
 	empty

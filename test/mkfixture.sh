@@ -22,6 +22,8 @@
 #                                    /proc/buddyinfo): 4K 11 on x86, 16K 12 and 64K 14
 #                                    on arm64 (default: neither file)
 #   cmdline WORDS...                 /proc/cmdline (default "BOOT_IMAGE=/vmlinuz quiet")
+#   bootid ID                        /proc/sys/kernel/random/boot_id (default: none)
+#   initramfs                        /etc/initrd-release: hugepar runs in an initramfs
 #   sim LINE                         a line of the simulated kernel's machine file,
 #                                    .sim/machine (doc/simulator.md)
 #   pci ADDR node N                  a PCI function (/sys/bus/pci/devices/ADDR) and
@@ -64,7 +66,7 @@ compress() { # ids on stdin -> cpulist
 		END{if (NR) printf "%s%s", o, (s==p?s:s"-"p); print ""}'
 }
 
-page="" orders="" memblock="" sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" has_mem="" has_cpu="" node_ids=""
+page="" orders="" memblock="" sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" bootid="" initrd="" has_mem="" has_cpu="" node_ids=""
 declare -A onr ofree osur over pcinode
 nodes=() simlines=() pcis=() nets=()
 while read -r line; do
@@ -79,6 +81,8 @@ while read -r line; do
 	meminfo) mt=$(kb "$2"); mf=$(kb "$3") ;;
 	cmdline) cmdline=${line#*cmdline } ;;
 	release) release=$2 ;;
+	bootid) bootid=$2 ;;
+	initramfs) initrd=1 ;;
 	granule) page=$(kb "$2") orders=$3 ;;
 	memblock) memblock=$(kb "$2") ;;
 	node) nodes+=("${line}") ;;
@@ -170,6 +174,14 @@ printf 'MemTotal:       %s kB\nMemFree:        %s kB\n' "${mt:-$total}" "${mf:-$
 echo "$cmdline" >"$dir/proc/cmdline"
 mkdir -p "$dir/proc/sys/kernel"
 echo "$release" >"$dir/proc/sys/kernel/osrelease"
+if [ -n "$bootid" ]; then
+	mkdir -p "$dir/proc/sys/kernel/random"
+	echo "$bootid" >"$dir/proc/sys/kernel/random/boot_id"
+fi
+if [ -n "$initrd" ]; then
+	mkdir -p "$dir/etc"
+	echo 'NAME="initramfs"' >"$dir/etc/initrd-release"
+fi
 if [ -n "$page" ]; then
 	# a mapping of a static binary as smaps shows it, and a zone of every node
 	mkdir -p "$dir/proc/self"

@@ -15,7 +15,7 @@
 # for `make bench`. Each case is declared, with a one-line description, in its suite
 # (tcase, test/lib.sh; UNIT_TEST, test/unit/unit.h).
 #   TESTS="SUITE ..."        only these suites: unit unit-san tree layers golden cli
-#                            alerts engine devices hostile fuzz adapt live arm64-user
+#                            operator alerts engine devices hostile fuzz adapt live arm64-user
 #                            package fresh image boot arm64
 #   TESTS="SUITE:CASE ..."   only these cases of a suite, and only their work (globs
 #                            as in the shell), e.g. TESTS="boot:6.12-shares boot:7-*",
@@ -32,7 +32,7 @@
 cd "$(dirname "$0")/.." || exit 1
 . test/lib.sh
 
-SUITES="unit unit-san tree layers golden cli alerts engine devices hostile fuzz adapt live arm64-user package fresh image boot arm64"
+SUITES="unit unit-san tree layers golden cli operator alerts engine devices hostile fuzz adapt live arm64-user package fresh image boot arm64"
 LIST=""
 if [ "${TESTS:-}" = list ]; then
 	LIST=$OUT/list
@@ -135,6 +135,7 @@ suite tree 600 "" test/tree.sh
 suite layers 300 "build/musl/libnuma.a" test/layers.sh
 suite golden 600 "hugepar $SAN" test/golden.sh
 suite cli 900 "hugepar hugepar-test build/simctl" test/cli.sh
+suite operator 300 "hugepar hugepar-test build/simctl" test/operator.sh
 suite alerts 300 "hugepar hugepar-test build/simctl" test/alerts.sh
 suite engine 1200 "hugepar hugepar-test build/simctl" test/engine.sh
 suite devices 600 "hugepar hugepar-test build/simctl" test/devices.sh

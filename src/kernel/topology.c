@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 
 #include "hugetlb.h"
 #include "idset.h"
@@ -232,6 +234,17 @@ void topology_read_granule(uint64_t *page_kb, uint64_t *gigantic_kb)
 		*gigantic_kb = *page_kb << (orders - 1);
 }
 
+bool topology_initramfs(void)
+{
+	struct statfs sf;
+
+	if (path_exists("/etc/initrd-release"))
+		return true;
+	return !path_root()[1] && statfs("/", &sf) == 0 &&
+	       ((unsigned long)sf.f_type == RAMFS_MAGIC ||
+		(unsigned long)sf.f_type == TMPFS_MAGIC);
+}
+
 int topology_read(struct hp_topology *t)
 {
 	struct hp_idset online;
@@ -252,6 +265,10 @@ int topology_read(struct hp_topology *t)
 		strtrim(t->release);
 	else
 		t->release[0] = '\0';
+	if (path_read(t->boot_id, sizeof(t->boot_id), "/proc/sys/kernel/random/boot_id"))
+		t->boot_id[0] = '\0';
+	strtrim(t->boot_id);
+	t->initramfs = topology_initramfs();
 	rc = path_read(buf, sizeof(buf), "/proc/meminfo");
 	if ((rc == 0 || rc == -EFBIG) && meminfo_kb(buf, "Hugepagesize", &kb) == 0)
 		t->default_kb = kb;

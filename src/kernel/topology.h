@@ -54,6 +54,8 @@ struct hp_topology {
 	 * it: HUGETLB_GIGANTIC_KB then (topology_gigantic()). */
 	uint64_t gigantic_kb;
 	char release[65];  /* kernel release, "" when unknown */
+	char boot_id[40];  /* this boot's id (/proc/sys/kernel/random/boot_id), or "" */
+	bool initramfs;	   /* running in an initramfs (topology_initramfs()) */
 	char warning[384]; /* notes about the kernel's figures and files, or "" */
 	char error[256];   /* what could not be read: the file and why */
 };
@@ -61,6 +63,10 @@ struct hp_topology {
 /* Read the topology through the path layer, and the pools through hugetlb.h.
  * Returns 0 or -errno with t->error naming the file. */
 int topology_read(struct hp_topology *t);
+/* Whether this runs in an initramfs: its /etc/initrd-release (dracut writes one), or
+ * a root file system that is a ramfs or a tmpfs (as initramfs-tools' is); under
+ * --sysroot only the file counts. */
+bool topology_initramfs(void);
 /* Re-read only the pool counts (global and per node) of every size. */
 int topology_read_pools(struct hp_topology *t);
 

@@ -8,6 +8,7 @@
 
 #include "idset.h"
 #include "kinfo.h"
+#include "macros.h"
 #include "parse.h"
 #include "plan.h"
 #include "topology.h"
@@ -43,6 +44,55 @@ static void check_mounts(struct hp_settings *s, const struct hp_topology *t)
 		}
 	}
 	s->nmounts = out;
+}
+
+static uint64_t share_of(uint64_t total, uint64_t hundredths)
+{
+	return (uint64_t)((unsigned __int128)total * hundredths / 10000);
+}
+
+uint64_t plan_keep_free(const struct hp_settings *s, const struct hp_node *nd)
+{
+	if (!nd->has_memory)
+		return 0;
+	return s->keep_free.kind == HP_AMOUNT_PERCENT
+		   ? share_of(nd->mem_total, s->keep_free.value)
+		   : s->keep_free.value;
+}
+
+/* A keep_free that was set and leaves a node that entries name no room at all: named,
+ * for nothing can be reserved there (it stays: it says what to keep). */
+static void check_keep_free(struct hp_settings *s, const struct hp_topology *t)
+{
+	struct hp_idset over = {0};
+	uint64_t least = UINT64_MAX;
+	char nodes[256], mem[32], value[32];
+
+	if (!s->keep_free_origin)
+		return;
+	for (unsigned n = 0; n < t->nnodes; n++) {
+		const struct hp_node *nd = &t->nodes[n];
+		bool named = false;
+
+		for (unsigned i = 0; i < s->nentries && !named; i++)
+			named = s->entries[i].all_nodes ||
+				idset_has(&s->entries[i].nodes, nd->id);
+		if (!named || !nd->has_memory || plan_keep_free(s, nd) < nd->mem_total)
+			continue;
+		idset_add(&over, nd->id);
+		least = MIN(least, nd->mem_total);
+	}
+	if (!idset_count(&over))
+		return;
+	if (idset_format(&over, nodes, sizeof(nodes)))
+		strcpy(nodes, "...");
+	format_bytes(least, mem, sizeof(mem));
+	amount_format(&s->keep_free, value, sizeof(value));
+	settings_problem(s, s->keep_free_origin, s->keep_free_key, value,
+			 "not less than all the memory of node%s %s (%s%s): no pages "
+			 "can be reserved there",
+			 idset_count(&over) > 1 ? "s" : "", nodes,
+			 idset_count(&over) > 1 ? "the smallest has " : "", mem);
 }
 
 void plan_check_settings(struct hp_settings *s, const struct hp_topology *t)
@@ -90,28 +140,33 @@ void plan_check_settings(struct hp_settings *s, const struct hp_topology *t)
 	}
 	s->nentries = out;
 	check_mounts(s, t);
+	check_keep_free(s, t);
 }
 
 const char *cut_name(enum hp_cut c)
 {
-	switch (c) {
-	case HP_CUT_NONE:
-		return "";
-	case HP_CUT_FLOOR:
-		return "floor kept";
-	case HP_CUT_MEMORY:
-		return "memory not there";
-	case HP_CUT_GROW:
-		return "grow mode";
-	case HP_CUT_NO_MEMORY:
-		return "node without memory";
-	}
-	return "?";
+	static const char *const names[] = {
+	    [HP_CUT_NONE] = "",
+	    [HP_CUT_KEEP_FREE] = "keep_free",
+	    [HP_CUT_MEMORY] = "free_memory",
+	    [HP_CUT_GROW] = "grow_mode",
+	    [HP_CUT_NO_MEMORY] = "no_memory",
+	};
+
+	return (unsigned)c < ARRAY_SIZE(names) ? names[c] : "?";
 }
 
-static uint64_t share_of(uint64_t total, uint64_t hundredths)
+const char *cut_note(enum hp_cut c)
 {
-	return (uint64_t)((unsigned __int128)total * hundredths / 10000);
+	static const char *const notes[] = {
+	    [HP_CUT_NONE] = "",
+	    [HP_CUT_KEEP_FREE] = "capped by keep_free",
+	    [HP_CUT_MEMORY] = "capped by free memory",
+	    [HP_CUT_GROW] = "grow mode keeps the larger pool",
+	    [HP_CUT_NO_MEMORY] = "node without memory",
+	};
+
+	return (unsigned)c < ARRAY_SIZE(notes) ? notes[c] : "?";
 }
 
 uint64_t plan_granularity(const struct hp_settings *s, const struct hp_node *nd,
@@ -236,12 +291,12 @@ static void plan_requests(const struct hp_settings *s, const struct hp_topology 
 
 /* One node's targets: shrinks first (exact mode), whose memory then serves the
  * growth; growth, largest pages first (they need contiguous memory the most),
- * capped at the free memory above the floor. */
+ * capped at the free memory above what the node keeps free. */
 static void plan_node(const struct hp_settings *s, const struct hp_topology *t,
 		      struct hp_plan *p, unsigned n)
 {
 	const struct hp_node *nd = &t->nodes[n];
-	uint64_t avail = nd->mem_free > p->floor[n] ? nd->mem_free - p->floor[n] : 0;
+	uint64_t avail = nd->mem_free > p->keep_free[n] ? nd->mem_free - p->keep_free[n] : 0;
 
 	for (unsigned z = 0; z < t->nsizes; z++) {
 		struct hp_cell *c = plan_cell(p, n, z);
@@ -272,7 +327,7 @@ static void plan_node(const struct hp_settings *s, const struct hp_topology *t,
 		maxnew = avail / psz;
 		if (need > maxnew) {
 			/* A cap moves with free memory, boot to boot: round it too. */
-			c->cut = need > nd->mem_free / psz ? HP_CUT_MEMORY : HP_CUT_FLOOR;
+			c->cut = need > nd->mem_free / psz ? HP_CUT_MEMORY : HP_CUT_KEEP_FREE;
 			c->unrounded = c->current + maxnew;
 			need = round_down(c->unrounded, c->granularity);
 			need = need > c->current ? need - c->current : 0;
@@ -370,22 +425,18 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 	p->nsizes = t->nsizes;
 	p->cells =
 	    calloc((size_t)t->nnodes * (t->nsizes ? t->nsizes : 1), sizeof(*p->cells));
-	p->floor = calloc(t->nnodes, sizeof(*p->floor));
+	p->keep_free = calloc(t->nnodes, sizeof(*p->keep_free));
 	p->work = calloc(t->nnodes, sizeof(*p->work));
 	p->workers = calloc(t->nnodes, sizeof(*p->workers));
 	p->host = calloc(t->nnodes, sizeof(*p->host));
-	if (!p->cells || !p->floor || !p->work || !p->workers || !p->host) {
+	if (!p->cells || !p->keep_free || !p->work || !p->workers || !p->host) {
 		plan_free(p);
 		return -ENOMEM;
 	}
 	for (unsigned z = 0; z < t->nsizes; z++)
 		p->parallel[z] = plan_size_parallel(t, t->sizes[z].kb);
 	for (unsigned n = 0; n < t->nnodes; n++)
-		if (t->nodes[n].has_memory)
-			p->floor[n] =
-			    s->reserve.kind == HP_AMOUNT_PERCENT
-				? share_of(t->nodes[n].mem_total, s->reserve.value)
-				: s->reserve.value;
+		p->keep_free[n] = plan_keep_free(s, &t->nodes[n]);
 	plan_requests(s, t, p);
 	for (unsigned n = 0; n < t->nnodes; n++)
 		plan_node(s, t, p, n);
@@ -399,7 +450,7 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 void plan_free(struct hp_plan *p)
 {
 	free(p->cells);
-	free(p->floor);
+	free(p->keep_free);
 	free(p->work);
 	free(p->workers);
 	free(p->host);

@@ -11,7 +11,7 @@
 
 enum hp_cut {
 	HP_CUT_NONE,
-	HP_CUT_FLOOR,	  /* would eat into the node's free-memory floor */
+	HP_CUT_KEEP_FREE, /* would eat into the memory the node keeps free */
 	HP_CUT_MEMORY,	  /* the node's free memory is not there */
 	HP_CUT_GROW,	  /* grow mode keeps the larger existing pool */
 	HP_CUT_NO_MEMORY, /* the node has no memory */
@@ -32,7 +32,7 @@ struct hp_cell {
 struct hp_plan {
 	unsigned nnodes, nsizes;
 	struct hp_cell *cells; /* [node * nsizes + size], indexes as in the topology */
-	uint64_t *floor;       /* per node, bytes kept free */
+	uint64_t *keep_free;   /* per node, bytes kept free */
 	uint64_t *work;	       /* per node, bytes the workers allocate (parallel sizes) */
 	unsigned *workers;     /* per node */
 	/* per node, the node whose CPUs its workers run on: itself, or for a node
@@ -58,8 +58,11 @@ bool plan_size_parallel(const struct hp_topology *t, uint64_t kb);
 uint64_t plan_granularity(const struct hp_settings *s, const struct hp_node *nd,
 			  uint64_t page_bytes);
 
+/* Bytes the node keeps free (keep_free): 0 on a node without memory. */
+uint64_t plan_keep_free(const struct hp_settings *s, const struct hp_node *nd);
+
 /* Drop entries whose size the kernel does not offer or whose nodes do not exist,
- * with a problem for each. */
+ * with a problem for each; name a keep_free that leaves a node no room at all. */
 void plan_check_settings(struct hp_settings *s, const struct hp_topology *t);
 
 int plan_make(const struct hp_settings *s, const struct hp_topology *t,
@@ -72,7 +75,10 @@ static inline struct hp_cell *plan_cell(const struct hp_plan *p, unsigned node,
 	return &p->cells[node * p->nsizes + size];
 }
 
+/* A cut as the JSON and the record name it ("keep_free", "free_memory", ...), and in
+ * words ("capped by keep_free"). */
 const char *cut_name(enum hp_cut c);
+const char *cut_note(enum hp_cut c);
 /* threads = auto: the most workers a node may have, its online CPUs and one per
  * HP_AUTO_BYTES_PER_WORKER of work; the engine starts with about a quarter of them
  * and finds the knee while the node works (adapt.h, doc/threads.md). */

@@ -50,19 +50,27 @@ enum hp_status result_cell_status(const struct hp_cell *c, uint64_t achieved)
 	return HP_STATUS_FAILED;
 }
 
-/* Why a cell fell short: what the engine saw there, what ended its size, what
- * stopped the run; otherwise the node ran out of memory for more. */
+/* Why a cell fell short, in words and as the record's cause: what the engine saw
+ * there, what ended its size, what stopped the run; otherwise the kernel found no
+ * more memory for pages on the node. */
 static const char *short_why(const struct hp_result *res, const struct hp_size_result *sr,
-			     const struct cell_note *nn)
+			     const struct cell_note *nn, const char **cause)
 {
-	if (nn->note[0])
+	if (nn->note[0]) {
+		*cause = strcmp(nn->note, "deadline reached") == 0 ? "deadline"
+			 : strcmp(nn->note, "interrupted") == 0	   ? "interrupted"
+								   : "kernel_error";
 		return nn->note;
-	if (sr->failure[0])
+	}
+	if (sr->failure[0]) {
+		*cause = "size_error";
 		return sr->failure;
-	if (res->timed_out)
-		return "deadline reached";
-	if (res->interrupted)
-		return "interrupted";
+	}
+	if (res->timed_out || res->interrupted) {
+		*cause = res->timed_out ? "deadline" : "interrupted";
+		return res->timed_out ? "deadline reached" : "interrupted";
+	}
+	*cause = "out_of_memory";
 	return "node out of memory";
 }
 
@@ -78,30 +86,37 @@ static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
 	r->workers = *nn;
 	r->status = result_cell_status(c, r->achieved);
 	r->reason[0] = '\0';
+	r->cause = "";
 	if (r->status == HP_STATUS_CAPPED) {
-		snprintf(r->reason, sizeof(r->reason), "%s: %llu of %llu requested",
-			 cut_name(c->cut), (unsigned long long)c->target,
-			 (unsigned long long)c->requested);
+		r->cause = cut_name(c->cut);
+		snprintf(r->reason, sizeof(r->reason), "%llu of %llu requested: %s",
+			 (unsigned long long)c->target, (unsigned long long)c->requested,
+			 cut_note(c->cut));
 	} else if (r->status == HP_STATUS_PARTIAL || r->status == HP_STATUS_FAILED) {
+		const char *why = short_why(res, sr, nn, &r->cause);
+
 		snprintf(r->reason, sizeof(r->reason), "%llu of %llu: %s",
 			 (unsigned long long)r->achieved, (unsigned long long)c->target,
-			 short_why(res, sr, nn));
+			 why);
 	} else if (nn->bind_err) {
 		/* Pages that landed on the node anyway do not make a failed bind ok: on
 		 * another kernel, or with other work beside, they would not have. */
 		r->status = HP_STATUS_PARTIAL;
+		r->cause = "bind";
 		snprintf(r->reason, sizeof(r->reason),
-			 "a worker could not bind itself to the node: %s",
+			 "a thread could not bind itself to the node: %s",
 			 strerror(-nn->bind_err));
 	} else if (c->target < c->current && kept) {
 		/* The kernel keeps pages in use as surplus until they are freed: the
 		 * pool is smaller, but the memory is not back yet. */
 		r->status = HP_STATUS_PARTIAL;
+		r->cause = "in_use";
 		snprintf(r->reason, sizeof(r->reason),
 			 "%llu pages in use stay as surplus until freed",
 			 (unsigned long long)kept);
 	} else if (c->cut == HP_CUT_GROW) {
-		snprintf(r->reason, sizeof(r->reason), "grow mode kept the larger pool");
+		r->cause = cut_name(c->cut);
+		snprintf(r->reason, sizeof(r->reason), "%s", cut_note(c->cut));
 	}
 }
 

@@ -44,6 +44,8 @@ struct hp_cell_result {
 	uint64_t ms;
 	enum hp_status status;
 	char reason[160];
+	/* why it is not ok, as a word (doc/record.md: nodes[].sizes[].cause), or "" */
+	const char *cause;
 };
 
 struct hp_size_result {

@@ -36,8 +36,10 @@ enum hp_on_short { HP_SHORT_CONTINUE, HP_SHORT_FAIL };
 
 struct hp_settings {
 	bool enabled;
-	struct hp_amount reserve; /* the per-node free-memory floor */
-	unsigned workers;	  /* 0: auto (the key "threads") */
+	struct hp_amount keep_free; /* memory each node keeps free */
+	char *keep_free_origin;	    /* where keep_free was set, NULL: the default */
+	char *keep_free_key;	    /* the key as written there */
+	unsigned workers;	    /* 0: auto (the key "threads") */
 	uint64_t timeout_ms;
 	enum hp_mode mode;
 	/* Shares and caps are rounded down to this, per node and size (stable counts
@@ -56,6 +58,9 @@ struct hp_settings {
 	struct hp_entry *entries;
 	unsigned nproblems;
 	struct hp_problem *problems;
+	/* what was taken but is worth a word: an old key's name (settings_notice()) */
+	unsigned nnotices;
+	struct hp_problem *notices;
 	unsigned ndevices; /* the devices entries name, once read (resolve.h) */
 	struct hp_device_use *devices;
 	unsigned nsources;
@@ -65,7 +70,7 @@ struct hp_settings {
 	bool failed;	 /* out of memory while reading: the settings are not whole */
 };
 
-#define HP_DEFAULT_RESERVE  (UINT64_C(512) << 20)
+#define HP_DEFAULT_KEEP_FREE (UINT64_C(512) << 20)
 #define HP_AUTO_GRANULARITY 200 /* hundredths of a percent: 2% */
 #define HP_DEFAULT_TEXTFILE "/var/lib/prometheus/node-exporter/hugepar.prom"
 #define HP_DEFAULT_TIMEOUT  60000
@@ -83,10 +88,6 @@ void settings_digest(const struct hp_settings *s, char *buf, size_t len);
 /* Free what s holds: s is then as settings_init() leaves it, holding nothing. */
 void settings_free(struct hp_settings *s);
 
-/* Apply one key=value from a source. Problems are recorded, never fatal. 'cmdline':
- * the key is a command-line one (rd.hugepar.KEY). */
-void settings_set(struct hp_settings *s, const char *key, const char *value,
-		  const char *origin, bool cmdline);
 
 /* Read one config file (regular files only). -ENOENT when missing; other troubles
  * are recorded as problems. */
@@ -113,17 +114,24 @@ void settings_drop_mount(struct hp_mount *m);
 
 /* Grow one of the arrays by one element; false (and s->failed) when memory is out. */
 bool settings_grow(struct hp_settings *s, void **arr, unsigned n, size_t size);
-/* Note a source read (sources.c), once. */
-void settings_add_source(struct hp_settings *s, const char *src);
+/* A problem of a setting, recorded, never fatal; a value too long is shown by its
+ * start and its length. */
 void settings_problem(struct hp_settings *s, const char *origin, const char *key,
 		      const char *value, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* The same for a notice: a setting taken, with a word for its author. */
+void settings_notice(struct hp_settings *s, const char *origin, const char *key,
+		     const char *value, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* The problems of 'pages' entries: each an entry that was given and not taken. */
+unsigned settings_pages_rejected(const struct hp_settings *s);
+/* Note a source read (sources.c), once. */
+void settings_add_source(struct hp_settings *s, const char *src);
 
 /* node_exporter's textfile: as set, the default, or NULL for none. */
 const char *settings_textfile(const struct hp_settings *s);
 
 const char *mode_name(enum hp_mode m);
 const char *on_short_name(enum hp_on_short o);
-/* "2M:512", "1G:64G", "2M:50%" form of an amount. */
 
 #endif

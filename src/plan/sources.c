@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "file.h"
+#include "keys.h"
 #include "parse.h"
 #include "path.h"
 #include "settings.h"
+#include "values.h"
 
 /* Read a whole settings file: regular files only, opened without blocking (a FIFO
  * would hang the boot), at most HP_MAX_FILE bytes. */
@@ -131,35 +133,75 @@ int settings_load_config(struct hp_settings *s, const char *file, bool required)
 	return 0;
 }
 
+/* The next word of a kernel command line at *p into word, by the kernel's rules:
+ * double quotes may enclose spaces, and are dropped; nothing is cut. False at the
+ * end. */
+static bool next_word(const char **p, char *word)
+{
+	bool quoted = false;
+
+	while (isspace((unsigned char)**p))
+		(*p)++;
+	if (!**p)
+		return false;
+	while (**p && (quoted || !isspace((unsigned char)**p))) {
+		if (**p == '"')
+			quoted = !quoted;
+		else
+			*word++ = **p;
+		(*p)++;
+	}
+	*word = '\0';
+	return true;
+}
+
+/*
+ * The value of rd.hugepar.pages=, in list, and the words after it that continue it:
+ * the kernel ends a value at a space, where a file does not ("rd.hugepar.pages=2M:512,
+ * 1G:4"). A word without '=' that starts an entry, or any such word after a comma,
+ * joins the list (with its space, which the list's grammar reads as a file's), and
+ * how to write it is said. *p moves past the words taken.
+ */
+static void pages_words(struct hp_settings *s, const char **p, char *list,
+			char *word, const char *origin)
+{
+	bool joined = false;
+
+	for (;;) {
+		const char *q = *p;
+		size_t n = strlen(list);
+
+		if (!next_word(&q, word) || strchr(word, '=') || !strcmp(word, "--") ||
+		    !(value_starts_entry(word) || (n && list[n - 1] == ',')))
+			break;
+		list[n] = ' ';
+		strcpy(list + n + 1, word);
+		*p = q;
+		joined = true;
+	}
+	settings_set(s, "rd.hugepar.pages", list, origin, true);
+	if (joined)
+		settings_notice(s, origin, "rd.hugepar.pages", list,
+				"taken as one list: the kernel ends a value at a space, so "
+				"write the list with commas only, or in double quotes");
+}
+
 void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 				const char *origin)
 {
 	const char *p = cmdline;
-	size_t cap = strlen(cmdline) + 1;
-	char *word = malloc(cap);
+	size_t cap = strlen(cmdline) + 2;
+	char *word = malloc(cap), *list = malloc(cap);
 
-	if (!word) {
+	if (!word || !list) {
+		free(word);
+		free(list);
 		s->failed = true;
 		return;
 	}
-	while (*p) {
-		char *w = word, *eq;
-		bool quoted = false;
+	while (next_word(&p, word)) {
+		char *eq;
 
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!*p)
-			break;
-		/* The kernel's rules: double quotes may enclose spaces, and are dropped.
-		 * A word is as long as it is: nothing is cut. */
-		while (*p && (quoted || !isspace((unsigned char)*p))) {
-			if (*p == '"')
-				quoted = !quoted;
-			else
-				*w++ = *p;
-			p++;
-		}
-		*w = '\0';
 		if (strcmp(word, "--") == 0)
 			break; /* the rest is for init */
 		if (strncmp(word, "rd.hugepar", 10) ||
@@ -167,7 +209,10 @@ void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 			continue;
 		settings_add_source(s, origin);
 		eq = strchr(word, '=');
-		if (eq) {
+		if (eq && strncmp(word, "rd.hugepar.pages=", 17) == 0) {
+			strcpy(list, eq + 1);
+			pages_words(s, &p, list, word, origin);
+		} else if (eq) {
 			*eq = '\0';
 			settings_set(s, word, eq + 1, origin, true);
 		} else if (strcmp(word, "rd.hugepar") == 0) {
@@ -178,6 +223,7 @@ void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 		}
 	}
 	free(word);
+	free(list);
 }
 
 void settings_load_cmdline(struct hp_settings *s, const char *cmdline)

@@ -125,6 +125,63 @@ int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
 	return at ? value_target(at + 1, e, why, wlen) : 0;
 }
 
+bool value_starts_entry(const char *w)
+{
+	const char *q = w;
+
+	while (*q && *q != ',' && *q != ';' && *q != ':' && !isspace((unsigned char)*q))
+		q++;
+	return *q == ':' && !(q - w == 3 && (strncmp(w, "pci", 3) == 0 ||
+					     strncmp(w, "net", 3) == 0));
+}
+
+/*
+ * Entries are separated as people write lists: by spaces, ';', ',' or a comma and
+ * spaces ("2M:512, 1G:4", "2M:512,1G:4" and "2M:512 1G:4" are the same two
+ * entries). A comma that is followed, after any spaces, by something that does not
+ * start an entry stays in its entry without the spaces, so that a node list keeps its
+ * commas ("1G:2@0,1" and "1G:2@0, 1" are one entry, and "2M:50%,1G:2@0,1" two), and
+ * "2M:1G@pci:0000:3b:00.0,1G:4" is two entries. A device after a comma stays in its
+ * entry, which then says it cannot name both.
+ */
+int value_entries(const char *value, void (*each)(const char *entry, void *arg),
+		  void *arg)
+{
+	const char *p = value;
+	char *text = malloc(strlen(value) + 1);
+	int n = 0;
+
+	if (!text)
+		return -ENOMEM;
+	for (;;) {
+		size_t len = 0;
+
+		while (*p && (isspace((unsigned char)*p) || *p == ';' || *p == ','))
+			p++;
+		if (!*p)
+			break;
+		while (*p && !isspace((unsigned char)*p) && *p != ';') {
+			const char *q = p + 1;
+
+			if (*p != ',') {
+				text[len++] = *p++;
+				continue;
+			}
+			while (isspace((unsigned char)*q))
+				q++;
+			if (!*q || *q == ';' || *q == ',' || value_starts_entry(q))
+				break;
+			text[len++] = ',';
+			p = q;
+		}
+		text[len] = '\0';
+		each(text, arg);
+		n++;
+	}
+	free(text);
+	return n;
+}
+
 /* "SIZE:PATH[,owner=U][,group=G][,mode=OCTAL]" */
 int value_mount(char *buf, struct hp_mount *m, char *why, size_t wlen)
 {

@@ -68,6 +68,14 @@ struct hp_mount {
 int value_amount(const char *str, struct hp_amount *a);
 int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen);
 int value_mount(char *buf, struct hp_mount *m, char *why, size_t wlen);
+/* Whether the text at w starts an entry: a ':' before any ',', ';' or space, and
+ * not a device's "pci:" or "net:" (an address is no SIZE). */
+bool value_starts_entry(const char *w);
+/* Each entry of a list of them (a pages value) to each(), as people write lists:
+ * separated by spaces, ';', ',' or a comma and spaces, a node list kept whole. The
+ * number of entries, or -ENOMEM. */
+int value_entries(const char *value, void (*each)(const char *entry, void *arg),
+		  void *arg);
 /* "out of range" or "malformed", for a number's -ERANGE or -EINVAL. */
 const char *value_error(int rc);
 /* An amount as written: "512", "64G", "12.5%". */

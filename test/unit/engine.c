@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "fixture.h"
+#include "keys.h"
 
 static struct fixture fx;
 static struct hp_result res;

@@ -20,6 +20,7 @@
 
 #include "hugetlb.h"
 #include "job.h"
+#include "keys.h"
 #include "parse.h"
 #include "path.h"
 #include "plan.h"

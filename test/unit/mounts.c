@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "keys.h"
 #include "mounts.h"
 #include "settings.h"
 #include "unit.h"

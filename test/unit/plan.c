@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "keys.h"
 #include "plan.h"
 #include "settings.h"
 #include "topology.h"
@@ -60,7 +61,7 @@ UNIT_TEST(amounts, "counts, amounts and shares; the floor caps; 1G placed before
 	 * wanted */
 	CHECK(plan_cell(&p, 1, 0)->requested == 2048 &&
 	      plan_cell(&p, 1, 0)->target == 768);
-	CHECK(plan_cell(&p, 1, 0)->cut == HP_CUT_FLOOR);
+	CHECK(plan_cell(&p, 1, 0)->cut == HP_CUT_KEEP_FREE);
 	CHECK(p.work[1] == 768 * (UINT64_C(2) << 20)); /* 1G pages are not worker work */
 	plan_free(&p);
 }
@@ -232,4 +233,36 @@ UNIT_TEST(auto, "the automatic worker count from CPUs and work")
 	CHECK(plan_auto_workers(72, 700 * GiB) == 72 && plan_auto_workers(72, GiB) == 4);
 	CHECK(plan_auto_workers(1, 700 * GiB) == 1 &&
 	      plan_auto_workers(3, 700 * GiB) == 3);
+}
+
+/* A keep_free that leaves a node no room: named, once, with the nodes it empties;
+ * the default is never named, and a node no entry names is left out. */
+UNIT_TEST(keep_free_too_big, "a keep_free of all of a node's memory is named")
+{
+	struct hp_settings *s = &S;
+	struct hp_topology t;
+
+	machine(&t, 3, 2, 16 * GiB, 10 * GiB);
+	nodes[2].mem_total = 64 * GiB;
+	settings_free(s);
+	settings_set(s, "pages", "2M:100@0-2", "f:1", false);
+	settings_set(s, "keep_free", "16G", "f:2", false);
+	plan_check_settings(s, &t);
+	CHECK(s->nproblems == 1 && strcmp(s->problems[0].origin, "f:2") == 0 &&
+	      strcmp(s->problems[0].value, "16G") == 0 &&
+	      strcmp(s->problems[0].message,
+		     "not less than all the memory of nodes 0-1 (the smallest has "
+		     "16G): no pages can be reserved there") == 0);
+	settings_free(s);
+	settings_set(s, "pages", "2M:100@1", "f:1", false);
+	settings_set(s, "keep_free", "100%", "f:2", false);
+	plan_check_settings(s, &t);
+	CHECK(s->nproblems == 1 && strcmp(s->problems[0].message,
+					  "not less than all the memory of node 1 "
+					  "(16G): no pages can be reserved there") == 0);
+	machine(&t, 1, 2, 256 << 20, 200 << 20); /* smaller than the default */
+	settings_free(s);
+	settings_set(s, "pages", "2M:10", "f:1", false);
+	plan_check_settings(s, &t);
+	CHECK(s->nproblems == 0);
 }

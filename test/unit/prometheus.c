@@ -28,7 +28,7 @@ static const char TEXT_RUN[] =
 	"The run's outcome: 1 for its status, 0 for the others.") "hugepar_run_status{status=\"ok\"} 0\n"
 								  "hugepar_run_status{status=\"partial\"} 1\n"
 								  "hugepar_run_status{status=\"failed\"} 0\n"
-								  "hugepar_run_status{status=\"disabled\"} 0\n" HEAD("hugepar_run_duration_seconds", "How long the run took.") "hugepar_run_duration_seconds 1.250\n" HEAD("hugepar_run_start_time_seconds", "When the run started, in Unix time.") "hugepar_run_start_time_seconds 1700000000\n" HEAD("hugepar_run_workers", "Worker processes planned, all nodes and sizes.") "hugepar_run_workers 3\n" HEAD("hugepar_requested_pages", "Huge pages asked for.") "hugepar_requested_pages{node=\"0\",size=\"2M\"} 100\n" HEAD("hugepar_target_pages", "Huge pages planned: the request after the floor, "
+								  "hugepar_run_status{status=\"disabled\"} 0\n" HEAD("hugepar_run_duration_seconds", "How long the run took.") "hugepar_run_duration_seconds 1.250\n" HEAD("hugepar_run_start_time_seconds", "When the run started, in Unix time.") "hugepar_run_start_time_seconds 1700000000\n" HEAD("hugepar_run_threads", "Threads (worker processes) planned, all nodes and sizes.") "hugepar_run_threads 3\n" HEAD("hugepar_requested_pages", "Huge pages asked for.") "hugepar_requested_pages{node=\"0\",size=\"2M\"} 100\n" HEAD("hugepar_target_pages", "Huge pages planned: the request after keep_free, "
 																																																																									"free memory and the mode.") "hugepar_target_pages{node=\"0\",size=\"2M\"} 100\n"
 																																																																												     "hugepar_target_pages{node=\"2\",size=\"2M\"} 0\n" HEAD(
 																																																																													 "hugepar_achieved_pages", "Persistent huge pages in the pool when the run "
@@ -141,7 +141,7 @@ UNIT_TEST(empty, "a record with no cells still gives every metric's head")
 	CHECK(strstr(got, "hugepar_run_duration_seconds 0.000\n"));
 	CHECK(strstr(got, HEAD("hugepar_requested_pages", "Huge pages asked for.") HEAD(
 			      "hugepar_target_pages", "Huge pages planned: the request "
-						      "after the floor, free memory and "
+						      "after keep_free, free memory and "
 						      "the mode.")));
 	CHECK(strstr(got, "{node=") == NULL);
 	free(got);

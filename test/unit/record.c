@@ -33,8 +33,8 @@ static void check_sizes(const struct json_val *a)
 	CHECK(str_is(z, "size", "2M") && num_is(z, "kb", 2048));
 	CHECK(bool_is(z, "worked", true) && str_is(z, "error", ""));
 	CHECK(str_is(z, "method", "parallel") && str_is(z, "method_note", ""));
-	CHECK(num_is(z, "workers", 4) && num_is(z, "ms", 200));
-	CHECK(num_is(z, "start_ms", 0) && num_is(z, "pages_by_workers", 1619));
+	CHECK(num_is(z, "threads", 4) && num_is(z, "ms", 200));
+	CHECK(num_is(z, "start_ms", 0) && num_is(z, "pages_by_threads", 1619));
 	CHECK(num_is(z, "overcommit_before", 0) && num_is(z, "overcommit_after", 0));
 	CHECK(num_is(z, "surplus_before", 0) && num_is(z, "surplus_after", 0));
 	CHECK(num_is(z, "chunks", 30) && num_is(z, "chunks_refused", 2));
@@ -46,7 +46,7 @@ static void check_sizes(const struct json_val *a)
 	CHECK(str_is(z, "method", "serial"));
 	CHECK(str_is(z, "method_note", "gigantic pages: per-node writes"));
 	CHECK(str_is(z, "error", "commit write failed; put back"));
-	CHECK(num_is(z, "workers", 0) && num_is(z, "ms", 40));
+	CHECK(num_is(z, "threads", 0) && num_is(z, "ms", 40));
 	CHECK(num_is(z, "start_ms", 210));
 	CHECK(num_is(z, "overcommit_before", 3) && num_is(z, "overcommit_after", 3));
 	CHECK(num_is(z, "surplus_before", 1) && num_is(z, "surplus_after", 1));
@@ -68,7 +68,7 @@ static void check_nodes(const struct json_val *a)
 	CHECK(num_is(nd, "mem_free", UINT64_C(10737418240)));
 	CHECK(num_is(nd, "mem_basis", UINT64_C(17179869184)));
 	CHECK(str_is(nd, "basis_from", "memory blocks"));
-	CHECK(num_is(nd, "floor", 536870912) && num_is(nd, "workers", 3));
+	CHECK(num_is(nd, "keep_free", 536870912) && num_is(nd, "threads", 3));
 	r = json_get(nd, "sizes");
 	CHECK(r && r->type == JSON_ARR && r->n == 2);
 	if (!r || r->n != 2)
@@ -77,27 +77,27 @@ static void check_nodes(const struct json_val *a)
 	CHECK(keys_are(c, CELL_KEYS));
 	CHECK(str_is(c, "size", "2M") && num_is(c, "before", 10));
 	CHECK(num_is(c, "requested", 100) && num_is(c, "target", 100));
-	CHECK(num_is(c, "achieved", 100) && num_is(c, "workers", 3));
-	CHECK(num_is(c, "workers_peak", 3) && num_is(c, "workers_settled", 2));
-	r = json_get(c, "workers_rates");
+	CHECK(num_is(c, "achieved", 100) && num_is(c, "threads", 3));
+	CHECK(num_is(c, "threads_peak", 3) && num_is(c, "threads_settled", 2));
+	r = json_get(c, "threads_rates");
 	CHECK(r && r->type == JSON_ARR && r->n == 2);
 	if (r && r->n == 2)
 		CHECK(r->kids[0].type == JSON_ARR && r->kids[0].n == 2 &&
 		      r->kids[0].kids[0].num == 1 && r->kids[0].kids[1].num == 500 &&
 		      r->kids[1].kids[0].num == 2 && r->kids[1].kids[1].num == 900);
-	CHECK(str_is(c, "workers_why", "two was the knee"));
+	CHECK(str_is(c, "threads_why", "two was the knee"));
 	CHECK(num_is(c, "granularity", 1) && is(c, "unrounded", JSON_NULL));
 	CHECK(num_is(c, "ms", 150) && str_is(c, "status", "ok") &&
-	      str_is(c, "reason", ""));
+	      str_is(c, "reason", "") && str_is(c, "cause", ""));
 	c = &json_get(nd, "sizes")->kids[1];
 	CHECK(keys_are(c, CELL_KEYS));
 	CHECK(str_is(c, "size", "1G") && is(c, "requested", JSON_NULL));
 	CHECK(num_is(c, "target", 0) && str_is(c, "status", "unchanged"));
-	CHECK(json_get(c, "workers_rates") && json_get(c, "workers_rates")->n == 0);
+	CHECK(json_get(c, "threads_rates") && json_get(c, "threads_rates")->n == 0);
 
 	nd = &a->kids[1];
 	CHECK(keys_are(nd, NODE_KEYS));
-	CHECK(num_is(nd, "node", 2) && num_is(nd, "workers", 1));
+	CHECK(num_is(nd, "node", 2) && num_is(nd, "threads", 1));
 	CHECK(num_is(nd, "mem_total", UINT64_C(8589934592)));
 	CHECK(num_is(nd, "mem_free", UINT64_C(4294967296)));
 	CHECK(str_is(nd, "basis_from", "MemTotal"));
@@ -110,11 +110,13 @@ static void check_nodes(const struct json_val *a)
 	CHECK(num_is(c, "granularity", 512) && num_is(c, "unrounded", 1600));
 	CHECK(num_is(c, "achieved", 1536) && num_is(c, "ms", 90));
 	CHECK(str_is(c, "status", "capped"));
-	CHECK(str_is(c, "reason", "floor kept: 1536 of 2000 requested"));
+	CHECK(str_is(c, "reason", "1536 of 2000 requested: capped by keep_free"));
+	CHECK(str_is(c, "cause", "keep_free"));
 	c = &r->kids[1];
 	CHECK(str_is(c, "size", "1G") && num_is(c, "requested", 2));
 	CHECK(num_is(c, "achieved", 1) && str_is(c, "status", "partial"));
 	CHECK(str_is(c, "reason", "1 of 2: deadline reached"));
+	CHECK(str_is(c, "cause", "deadline"));
 }
 
 /* Every field of doc/record.md, its type and its value, and no other field. */
@@ -147,7 +149,7 @@ UNIT_TEST(fields, "every field of doc/record.md, its type and value, and no othe
 		return;
 	}
 	CHECK(keys_are(&v, TOP_KEYS));
-	CHECK(num_is(&v, "format", 2));
+	CHECK(num_is(&v, "format", 3));
 	CHECK(str_is(&v, "version", HUGEPAR_VERSION));
 	CHECK(str_is(&v, "kernel", "6.1.0-test"));
 	CHECK(str_is(&v, "status", "partial"));
@@ -157,7 +159,9 @@ UNIT_TEST(fields, "every field of doc/record.md, its type and value, and no othe
 	CHECK(num_is(&v, "duration_ms", 250));
 	CHECK(bool_is(&v, "timed_out", true) && bool_is(&v, "interrupted", false));
 	CHECK(bool_is(&v, "hugetlb", true));
-	CHECK(num_is(&v, "workers", 4));
+	CHECK(str_is(&v, "boot_id", "0b5e9d0c-6f1f-4a8e-9a36-1c7a2f0e8d11"));
+	CHECK(bool_is(&v, "initramfs", true));
+	CHECK(num_is(&v, "threads", 4));
 	check_settings(json_get(&v, "settings"));
 	check_recovered(json_get(&v, "recovered"));
 	check_sizes(json_get(&v, "sizes"));
@@ -229,7 +233,7 @@ UNIT_TEST(failure, "a run that could not start writes only the fields marked alw
 	if (r.text) {
 		CHECK(keys_are(&r.v, "format version kernel status error started_boot_ms "
 				     "settings recovered sizes nodes"));
-		CHECK(num_is(&r.v, "format", 2) && str_is(&r.v, "status", "failed"));
+		CHECK(num_is(&r.v, "format", 3) && str_is(&r.v, "status", "failed"));
 		CHECK(r.status == HP_STATUS_FAILED);
 		CHECK(str_is(&r.v, "version", HUGEPAR_VERSION));
 		CHECK(json_get_str(&r.v, "kernel")[0] != '\0');

@@ -17,6 +17,7 @@
 
 #include "file.h"
 #include "json.h"
+#include "keys.h"
 #include "record.h"
 #include "unit.h"
 #define GiB (UINT64_C(1) << 30)
@@ -33,7 +34,7 @@ static struct {
 	struct hp_node nodes[2];
 	struct hp_idset cpus[2];
 	struct hp_cell cells[4];
-	uint64_t floor[2], work[2];
+	uint64_t keep_free[2], work[2];
 	unsigned workers[2];
 	struct hp_plan p;
 	struct hp_cell_result cr[4];
@@ -68,6 +69,8 @@ static void fixture_machine(void)
 	F.t.sizes[1].overcommit = 3;
 	F.t.sizes[1].pool.surplus = 1;
 	strcpy(F.t.release, "6.1.0-test");
+	strcpy(F.t.boot_id, "0b5e9d0c-6f1f-4a8e-9a36-1c7a2f0e8d11");
+	F.t.initramfs = true;
 	for (unsigned i = 0; i < 2; i++) {
 		F.nodes[i].id = i * 2;
 		F.nodes[i].ncpus = 4;
@@ -87,10 +90,10 @@ static void fixture_plan(void)
 {
 	F.p.nnodes = F.p.nsizes = 2;
 	F.p.cells = F.cells;
-	F.p.floor = F.floor;
+	F.p.keep_free = F.keep_free;
 	F.p.work = F.work;
 	F.p.workers = F.workers;
-	F.floor[0] = F.floor[1] = 512u << 20;
+	F.keep_free[0] = F.keep_free[1] = 512u << 20;
 	F.workers[0] = 3;
 	F.workers[1] = 1;
 	F.p.workers_total = 4;
@@ -104,7 +107,7 @@ static void fixture_plan(void)
 	F.cells[2] = (struct hp_cell){.requested_set = true,
 				      .requested = 2000,
 				      .target = 1536,
-				      .cut = HP_CUT_FLOOR,
+				      .cut = HP_CUT_KEEP_FREE,
 				      .workers = 1,
 				      .granularity = 512,
 				      .unrounded = 1600,
@@ -152,10 +155,12 @@ static void fixture_result(void)
 	F.cr[1].status = HP_STATUS_UNCHANGED;
 	F.cr[2] = (struct hp_cell_result){
 	    .achieved = 1536, .ms = 90, .status = HP_STATUS_CAPPED};
-	strcpy(F.cr[2].reason, "floor kept: 1536 of 2000 requested");
+	strcpy(F.cr[2].reason, "1536 of 2000 requested: capped by keep_free");
+	F.cr[2].cause = "keep_free";
 	F.cr[3] =
 	    (struct hp_cell_result){.achieved = 1, .ms = 40, .status = HP_STATUS_PARTIAL};
 	strcpy(F.cr[3].reason, "1 of 2: deadline reached");
+	F.cr[3].cause = "deadline";
 
 	F.rec.n = 2;
 	F.rec.fix[0] =
@@ -260,18 +265,20 @@ static int bool_is(const struct json_val *v, const char *key, bool want)
 
 #define TOP_KEYS                                                                         \
 	"format version kernel status error started_unix started_boot_ms duration_ms "   \
-	"timed_out interrupted hugetlb workers settings recovered sizes nodes"
+	"timed_out interrupted hugetlb boot_id initramfs threads settings recovered "    \
+	"sizes nodes"
 #define SETTINGS_KEYS                                                                    \
-	"enabled mode reserve threads timeout_ms granularity on_short textfile mounts "  \
-	"pages devices sources config digest problems"
+	"enabled mode keep_free threads timeout_ms granularity on_short textfile "       \
+	"mounts pages devices sources config digest problems notices"
 #define SIZE_KEYS                                                                        \
-	"size kb worked method method_note error workers ms start_ms overcommit_before " \
+	"size kb worked method method_note error threads ms start_ms overcommit_before " \
 	"overcommit_after surplus_before surplus_after chunks chunks_refused trimmed "   \
-	"topped_up pages_by_workers kernel_route"
-#define NODE_KEYS "node cpus mem_total mem_free mem_basis basis_from floor workers sizes"
+	"topped_up pages_by_threads kernel_route"
+#define NODE_KEYS                                                                        \
+	"node cpus mem_total mem_free mem_basis basis_from keep_free threads sizes"
 #define CELL_KEYS                                                                        \
-	"size before requested target achieved workers workers_peak workers_settled "    \
-	"workers_rates workers_why granularity unrounded ms status reason"
+	"size before requested target achieved threads threads_peak threads_settled "    \
+	"threads_rates threads_why granularity unrounded ms status reason cause"
 #define RECOVERED_KEYS "size pid overcommit_found overcommit_put_back ok malformed note"
 
 static inline void check_settings(const struct json_val *set)
@@ -281,7 +288,7 @@ static inline void check_settings(const struct json_val *set)
 	CHECK(keys_are(set, SETTINGS_KEYS));
 	CHECK(bool_is(set, "enabled", true));
 	CHECK(str_is(set, "mode", "grow"));
-	CHECK(str_is(set, "reserve", "512M"));
+	CHECK(str_is(set, "keep_free", "512M"));
 	CHECK(num_is(set, "threads", 4));
 	CHECK(num_is(set, "timeout_ms", 60000));
 	CHECK(str_is(set, "granularity", "auto"));

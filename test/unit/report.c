@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "keys.h"
 #include "report.h"
 #include "unit.h"
 
@@ -13,7 +14,7 @@
 
 /*
  * Two nodes with sparse ids (0 and 3; node 3 has no CPUs), 2M and 1G pages. Node 0's
- * 2M pages as asked, its 1G cut by the floor; node 3's 2M cut by memory and rounded;
+ * 2M pages as asked, its 1G cut by keep_free; node 3's 2M cut by memory and rounded;
  * node 3's 1G neither asked nor held. Written down, not computed by the plan.
  */
 static struct {
@@ -22,7 +23,7 @@ static struct {
 	struct hp_node nodes[2];
 	struct hp_idset cpus[2];
 	struct hp_cell cells[4];
-	uint64_t floor[2], work[2];
+	uint64_t keep_free[2], work[2];
 	unsigned workers[2];
 	struct hp_plan p;
 } F;
@@ -62,12 +63,12 @@ static void fixture(void)
 	F.p = (struct hp_plan){.nnodes = 2,
 			       .nsizes = 2,
 			       .cells = F.cells,
-			       .floor = F.floor,
+			       .keep_free = F.keep_free,
 			       .work = F.work,
 			       .workers = F.workers,
 			       .workers_total = 3,
 			       .workers_auto = true};
-	F.floor[0] = F.floor[1] = 512 * MiB;
+	F.keep_free[0] = F.keep_free[1] = 512 * MiB;
 	F.work[0] = 90 * 2 * MiB;
 	F.workers[0] = 3;
 	F.cells[0] = (struct hp_cell){.requested_set = true,
@@ -79,7 +80,7 @@ static void fixture(void)
 	F.cells[1] = (struct hp_cell){.requested_set = true,
 				      .requested = 2,
 				      .target = 1,
-				      .cut = HP_CUT_FLOOR,
+				      .cut = HP_CUT_KEEP_FREE,
 				      .granularity = 1};
 	F.cells[2] = (struct hp_cell){.requested_set = true,
 				      .requested = 2048,
@@ -93,7 +94,8 @@ static void fixture(void)
 
 /* What a report function printed, NUL-terminated (free it). */
 static char *printed(void (*fn)(FILE *, const struct hp_settings *,
-				const struct hp_topology *, const struct hp_plan *))
+				const struct hp_topology *, const struct hp_plan *,
+				const struct plan_basis *))
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -101,7 +103,7 @@ static char *printed(void (*fn)(FILE *, const struct hp_settings *,
 
 	if (!f)
 		return NULL;
-	fn(f, &F.s, &F.t, &F.p);
+	fn(f, &F.s, &F.t, &F.p, NULL);
 	fclose(f);
 	return buf;
 }
@@ -125,18 +127,18 @@ UNIT_TEST(text, "hugepar plan's text: topology, plan, mounts and problems")
 	    "Topology: 2 nodes, 4 CPUs online, huge page sizes: 2M 1G\n"
 	    "Settings read: /etc/hugepar.conf, kernel command line\n"
 	    "\n"
-	    "NODE   CPUS   CPULIST            MEMTOTAL    MEMFREE      FLOOR\n"
+	    "NODE   CPUS   CPULIST            MEMTOTAL    MEMFREE  KEEP_FREE\n"
 	    "0      4      0-3                     16G        10G       512M\n"
 	    "3      0      -                        8G       6.5G       512M\n"
 	    "\n"
-	    "Plan: mode grow, reserve 512M per node, timeout 60.000s, workers auto, "
+	    "Plan: mode grow, keep_free 512M per node, timeout 60.000s, threads auto, "
 	    "up to 3\n"
-	    "NODE   SIZE     CURRENT  REQUESTED     TARGET     CHANGE  WORKERS  NOTE\n"
+	    "NODE   SIZE      BEFORE  REQUESTED     TARGET     CHANGE  THREADS  NOTE\n"
 	    "0      2M            10        100        100        +90        3  \n"
 	    "0      1G             0          2          1         +1        0  "
-	    "floor kept\n"
+	    "capped by keep_free\n"
 	    "3      2M             0       2048       1536      +1536        0  "
-	    "memory not there, from 1600, rounded\n"
+	    "capped by free memory, from 1600, rounded\n"
 	    "\n"
 	    "Mount (hugepar verify, on the booted system): 2M:/mnt/huge\n"
 	    "\n"
@@ -164,8 +166,8 @@ UNIT_TEST(bare, "plan's text when disabled, bare, without NUMA or hugetlb")
 	idset_add(&F.cpus[0], 0);
 	idset_add(&F.cpus[0], 1);
 	F.p = (struct hp_plan){
-	    .nnodes = 1, .cells = F.cells, .floor = F.floor, .workers_total = 2};
-	F.floor[0] = 1536;
+	    .nnodes = 1, .cells = F.cells, .keep_free = F.keep_free, .workers_total = 2};
+	F.keep_free[0] = 1536;
 	out = printed(report_plan_text);
 	CHECK(same(
 	    out,
@@ -178,12 +180,12 @@ UNIT_TEST(bare, "plan's text when disabled, bare, without NUMA or hugetlb")
 	    "Add one (hugepar.conf(5)), e.g. 'pages = 2M:50%' in\n"
 	    "/etc/hugepar.conf, then build the initramfs again.\n"
 	    "\n"
-	    "NODE   CPUS   CPULIST            MEMTOTAL    MEMFREE      FLOOR\n"
+	    "NODE   CPUS   CPULIST            MEMTOTAL    MEMFREE  KEEP_FREE\n"
 	    "0      2      0-1                   1000B         0B       1.5K\n"
 	    "\n"
-	    "Plan: mode exact, reserve 512M per node, timeout 1.500s, workers set, 2 "
+	    "Plan: mode exact, keep_free 512M per node, timeout 1.500s, threads set, 2 "
 	    "(disabled: nothing will be done)\n"
-	    "NODE   SIZE     CURRENT  REQUESTED     TARGET     CHANGE  WORKERS  NOTE\n"));
+	    "NODE   SIZE      BEFORE  REQUESTED     TARGET     CHANGE  THREADS  NOTE\n"));
 	free(out);
 	settings_free(&F.s);
 }
@@ -222,7 +224,7 @@ UNIT_TEST(wide, "20-digit counts and long cpulists widen columns, never cut")
 			  "0      1G             0 10000000000000000000 "
 			  "         0         +0        0  \n"
 			  "4294967295 2M             0       2048       1536      +1536 "
-			  "       0  memory not there, from 1600, rounded\n\n"));
+			  "       0  capped by free memory, from 1600, rounded\n\n"));
 	free(out);
 	settings_free(&F.s);
 }
@@ -289,19 +291,19 @@ static void check_plan_json(const struct json_val *p)
 	const struct json_val *c2 = at(n3 ? json_get(n3, "sizes") : NULL, 0);
 	const struct json_val *c3 = at(n3 ? json_get(n3, "sizes") : NULL, 1);
 
-	CHECK(num(p, "workers", 3) && is(p, "workers_auto", JSON_BOOL, true));
+	CHECK(num(p, "threads", 3) && is(p, "threads_auto", JSON_BOOL, true));
 	CHECK(nodes && nodes->n == 2);
-	CHECK(num(n0, "node", 0) && num(n0, "floor", 536870912) &&
-	      num(n0, "work_bytes", 188743680) && num(n0, "workers", 3));
-	CHECK(num(n3, "node", 3) && num(n3, "work_bytes", 0) && num(n3, "workers", 0));
+	CHECK(num(n0, "node", 0) && num(n0, "keep_free", 536870912) &&
+	      num(n0, "work_bytes", 188743680) && num(n0, "threads", 3));
+	CHECK(num(n3, "node", 3) && num(n3, "work_bytes", 0) && num(n3, "threads", 0));
 	CHECK(str(c0, "size", "2M") && num(c0, "current", 10) &&
 	      num(c0, "requested", 100) && num(c0, "target", 100) &&
-	      num(c0, "workers", 3) && str(c0, "cut", "") && num(c0, "granularity", 1) &&
+	      num(c0, "threads", 3) && str(c0, "cut", "") && num(c0, "granularity", 1) &&
 	      is(c0, "unrounded", JSON_NULL, false));
 	CHECK(str(c1, "size", "1G") && num(c1, "target", 1) &&
-	      str(c1, "cut", "floor kept"));
+	      str(c1, "cut", "keep_free"));
 	CHECK(str(c2, "size", "2M") && num(c2, "requested", 2048) &&
-	      num(c2, "target", 1536) && str(c2, "cut", "memory not there") &&
+	      num(c2, "target", 1536) && str(c2, "cut", "free_memory") &&
 	      num(c2, "granularity", 512) && num(c2, "unrounded", 1600));
 	/* neither asked nor held: still in the JSON, with a null request */
 	CHECK(str(c3, "size", "1G") && is(c3, "requested", JSON_NULL, false) &&
@@ -327,7 +329,7 @@ UNIT_TEST(json, "hugepar plan --json: topology, plan and settings, each field")
 	check_plan_json(json_get(&v, "plan"));
 	s = json_get(&v, "settings");
 	CHECK(is(s, "enabled", JSON_BOOL, true) && str(s, "mode", "grow") &&
-	      str(s, "reserve", "512M") && str(s, "threads", "auto") &&
+	      str(s, "keep_free", "512M") && str(s, "threads", "auto") &&
 	      num(s, "timeout_ms", 60000) && str(s, "granularity", "auto") &&
 	      str(s, "on_short", "continue") && str(s, "config", ""));
 	CHECK(s && json_get(s, "sources")->n == 2 &&

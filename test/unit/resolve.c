@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* resolve.c - unit tests: entries that name a device, read to its node and planned. */
 #include "fixture.h"
+#include "keys.h"
 #include "resolve.h"
 
 /* Two nodes of 8 GiB; a NIC and an NVMe drive on node 1, a virtio NIC on node 0, a
@@ -76,7 +77,7 @@ UNIT_TEST(amounts, "shares are of the device's node, floors are its floor")
 	/* all its 7G free asked: the node keeps its 512M floor, 6.5G of 2M pages */
 	CHECK(plan_pages("2M:7G@pci:0000:3b:00.0") == 0);
 	c = plan_cell(&fx.p, 1, 0);
-	CHECK(c->cut == HP_CUT_FLOOR && c->unrounded == 3328 && c->target == 3328 &&
+	CHECK(c->cut == HP_CUT_KEEP_FREE && c->unrounded == 3328 && c->target == 3328 &&
 	      plan_cell(&fx.p, 0, 0)->target == 0);
 	fixture_remove(&fx);
 }

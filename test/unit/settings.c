@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys.h"
 #include "parse.h"
 #include "settings.h"
 #include "topology.h"
@@ -66,10 +67,10 @@ UNIT_TEST(settings, "pages entries, commas, bad entries, the off switch, odd val
 	settings_set(s, "pages", "2M:99999999999999999999 3K:1 1G:1@1024 1G:1@0-", "f:2",
 		     false);
 	CHECK(s->nentries == 1 && s->nproblems == 3); /* 3K is well formed */
-	settings_set(s, "reserve", "5%", "f:3", false);
-	CHECK(s->reserve.kind == HP_AMOUNT_PERCENT && s->reserve.value == 500);
-	settings_set(s, "reserve", "1073741824", "f:4", false);
-	CHECK(s->reserve.kind == HP_AMOUNT_BYTES && s->reserve.value == 1u << 30);
+	settings_set(s, "keep_free", "5%", "f:3", false);
+	CHECK(s->keep_free.kind == HP_AMOUNT_PERCENT && s->keep_free.value == 500);
+	settings_set(s, "keep_free", "1073741824", "f:4", false);
+	CHECK(s->keep_free.kind == HP_AMOUNT_BYTES && s->keep_free.value == 1u << 30);
 	settings_set(s, "threads", "4097", "f:5", false);
 	settings_set(s, "timeout", "3601", "f:6", false);
 	CHECK(s->nproblems == 5 && s->workers == 0 &&
@@ -203,4 +204,91 @@ UNIT_TEST(free, "settings_free leaves nothing held; the textfile: default, a pat
 	CHECK(!s.textfile && !s.entries && !s.problems && !s.sources && !s.mounts &&
 	      !s.devices && !s.config);
 	CHECK(strcmp(settings_textfile(&s), HP_DEFAULT_TEXTFILE) == 0);
+}
+
+/* Lists as people write them: a comma, spaces, or both, in a file and on the
+ * kernel command line; a comma and spaces inside a node list keep it whole. */
+UNIT_TEST(lists, "a comma, spaces or both separate entries; '0, 1' stays a node list")
+{
+	static const char *const same[] = {"2M:512, 1G:4", "2M:512,1G:4", "2M:512 1G:4",
+					   "2M:512 ,  1G:4,", " 2M:512;1G:4 "};
+	struct hp_settings *s = &S;
+
+	for (size_t i = 0; i < sizeof(same) / sizeof(*same); i++) {
+		settings_free(s);
+		settings_set(s, "pages", same[i], "f:1", false);
+		CHECK(s->nentries == 2 && s->nproblems == 0);
+		CHECK(s->nentries == 2 && strcmp(s->entries[0].text, "2M:512") == 0 &&
+		      strcmp(s->entries[1].text, "1G:4") == 0);
+	}
+	settings_free(s);
+	settings_set(s, "pages", "1G:4@0, 1, 2M:64", "f:1", false);
+	CHECK(s->nentries == 2 && strcmp(s->entries[0].text, "1G:4@0,1") == 0 &&
+	      idset_count(&s->entries[0].nodes) == 2);
+	/* the kernel splits a value at its spaces: the words after it that are
+	 * entries are the rest of the list, said once */
+	settings_free(s);
+	settings_load_cmdline(s, "rd.hugepar.pages=2M:512, 1G:4 1G:2@1 quiet 2M:9");
+	CHECK(s->nentries == 3 && s->nproblems == 0 && s->nnotices == 1);
+	CHECK(s->nentries == 3 && strcmp(s->entries[2].text, "1G:2@1") == 0);
+	CHECK(s->nnotices == 1 && strcmp(s->notices[0].value, "2M:512, 1G:4 1G:2@1") == 0);
+	/* not after another key, and not a word with '=' */
+	settings_free(s);
+	settings_load_cmdline(s, "rd.hugepar.threads=2 1G:4 rd.hugepar.pages=2M:1 ip=1::2");
+	CHECK(s->nentries == 1 && s->nnotices == 0);
+}
+
+/* A key that is not one, answered with the key meant: another case, '-' for '_',
+ * a slip of the fingers, or another name for it. */
+UNIT_TEST(key_meant, "an unknown key close to one, or another name for one, names it")
+{
+	static const struct {
+		const char *key, *meant;
+	} cases[] = {
+	    {"floor", "keep_free"},	{"workers", "threads"},	  {"Pages", "pages"},
+	    {"treads", "threads"},	{"keep-free", "keep_free"}, {"timeuot", "timeout"},
+	    {"nr_hugepages", "pages"}, {"on-short", "on_short"},  {"reserv", "keep_free"},
+	};
+	struct hp_settings *s = &S;
+	char want[160];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		settings_free(s);
+		settings_set(s, cases[i].key, "1", "f:1", false);
+		snprintf(want, sizeof(want), "unknown key: did you mean '%s' (",
+			 cases[i].meant);
+		CHECK(s->nproblems == 1 &&
+		      strncmp(s->problems[0].message, want, strlen(want)) == 0);
+	}
+	settings_free(s);
+	settings_set(s, "colour", "blue", "f:1", false);
+	settings_load_cmdline(s, "rd.hugepar.workers=8");
+	CHECK(s->nproblems == 2 && strcmp(s->problems[0].message, "unknown key") == 0);
+	CHECK(s->nproblems == 2 &&
+	      strcmp(s->problems[1].message,
+		     "unknown key: did you mean 'rd.hugepar.threads' (the number of "
+		     "threads, worker processes)?") == 0);
+}
+
+/* keep_free's old name is taken, and said: it reads as the opposite. */
+UNIT_TEST(old_key, "reserve is still taken as keep_free, with a notice")
+{
+	struct hp_settings *s = &S;
+
+	settings_free(s);
+	settings_set(s, "reserve", "2G", "f:3", false);
+	CHECK(s->keep_free.value == UINT64_C(2) << 30 && s->nproblems == 0);
+	CHECK(s->nnotices == 1 && strcmp(s->notices[0].key, "reserve") == 0 &&
+	      strstr(s->notices[0].message, "taken as keep_free") != NULL);
+	CHECK(strcmp(s->keep_free_origin, "f:3") == 0);
+	settings_load_cmdline(s, "rd.hugepar.reserve=5%");
+	CHECK(s->keep_free.kind == HP_AMOUNT_PERCENT && s->nnotices == 2 &&
+	      strstr(s->notices[1].message, "rd.hugepar.keep_free") != NULL);
+	/* a bad value is a problem, not a notice */
+	settings_set(s, "reserve", "lots", "f:4", false);
+	CHECK(s->nnotices == 2 && s->nproblems == 1);
+	/* the problems of pages entries count the entries not taken */
+	settings_set(s, "pages", "2M:x 2M:1 3M", "f:5", false);
+	settings_load_cmdline(s, "rd.hugepar.pages");
+	CHECK(settings_pages_rejected(s) == 3);
 }

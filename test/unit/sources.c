@@ -316,8 +316,9 @@ UNIT_TEST(cmdline,
 	settings_free(&S);
 	settings_load_cmdline(&S, "rd.hugepar.enabled=0 rd.hugepar.=1 rd.hugepar=maybe");
 	CHECK(S.enabled && S.nproblems == 3);
-	CHECK(
-	    problem(0, "kernel command line", "rd.hugepar.enabled", "0", "unknown key"));
+	CHECK(problem(0, "kernel command line", "rd.hugepar.enabled", "0",
+		      "unknown key: did you mean 'rd.hugepar' (the off switch: "
+		      "rd.hugepar=0)?"));
 	CHECK(problem(1, "kernel command line", "rd.hugepar.", "1", "unknown key"));
 	CHECK(problem(2, "kernel command line", "rd.hugepar", "maybe",
 		      "expected 0/1, no/yes, off/on, false/true"));

@@ -16,32 +16,36 @@
 
 /* A small record, written by hand: node 0 and node 2, 2M and 1G. */
 static const char RECORD[] =
-    "{\"format\": 2, \"version\": \"0.2\", \"kernel\": \"6.1.0-t\", \"status\": "
+    "{\"format\": 3, \"version\": \"0.4\", \"kernel\": \"6.1.0-t\", \"status\": "
     "\"partial\", \"error\": \"\", \"started_unix\": 1700000000, \"started_boot_ms\": "
-    "4321, \"duration_ms\": 1250, \"workers\": 4,\n"
-    "\"settings\": {\"problems\": [{\"origin\": \"kernel command line\", \"key\": "
-    "\"rd.hugepar.timeout\", \"value\": \"0\", \"message\": \"expected seconds\"}, "
-    "{\"origin\": \"/etc/hugepar.conf\", \"key\": \"\", \"value\": \"\", \"message\": "
-    "\"a FIFO\"}]},\n"
-    "\"recovered\": [{\"note\": \"2M: put back\"}],\n"
+    "4321, \"duration_ms\": 1250, \"threads\": 4,\n"
+    "\"settings\": {\"keep_free\": \"512M\", \"timeout_ms\": 60000, \"problems\": "
+    "[{\"origin\": \"kernel command line\", \"key\": \"rd.hugepar.timeout\", "
+    "\"value\": \"0\", \"message\": \"expected seconds\"}, {\"origin\": "
+    "\"/etc/hugepar.conf\", \"key\": \"\", \"value\": \"\", \"message\": \"a "
+    "FIFO\"}], \"notices\": [{\"origin\": \"/etc/hugepar.conf:2\", \"key\": "
+    "\"reserve\", \"value\": \"1G\", \"message\": \"taken as keep_free\"}]},\n"
+    "\"recovered\": [{\"note\": \"2M: put back\", \"ok\": true, \"malformed\": "
+    "false}],\n"
     "\"sizes\": [{\"size\": \"2M\", \"kb\": 2048, \"method\": \"parallel\", "
-    "\"method_note\": \"\", \"error\": \"\", \"workers\": 4, \"ms\": 1200, "
+    "\"method_note\": \"\", \"error\": \"\", \"threads\": 4, \"ms\": 1200, "
     "\"overcommit_before\": 0, \"overcommit_after\": 0, \"surplus_before\": 0, "
     "\"surplus_after\": 0, \"kernel_route\": \"\"},\n"
     "{\"size\": \"1G\", \"kb\": 1048576, \"method\": \"serial\", \"method_note\": "
-    "\"gigantic\", \"error\": \"commit failed\", \"workers\": 0, \"ms\": 40, "
+    "\"gigantic\", \"error\": \"commit failed\", \"threads\": 0, \"ms\": 40, "
     "\"overcommit_before\": 3, \"overcommit_after\": 3, \"surplus_before\": 1, "
     "\"surplus_after\": 1, \"kernel_route\": \"hugepagesz=1G hugepages=2:2\"}],\n"
     "\"nodes\": [{\"node\": 0, \"sizes\": [{\"size\": \"2M\", \"before\": 10, "
     "\"requested\": 100, \"target\": 100, \"achieved\": 100, \"ms\": 150, \"status\": "
-    "\"ok\", \"reason\": \"\"}, {\"size\": \"1G\", \"before\": 0, \"requested\": null, "
-    "\"target\": 0, \"achieved\": 0, \"ms\": 0, \"status\": \"unchanged\", "
-    "\"reason\": \"\"}]},\n"
+    "\"ok\", \"reason\": \"\", \"cause\": \"\"}, {\"size\": \"1G\", \"before\": 0, "
+    "\"requested\": null, \"target\": 0, \"achieved\": 0, \"ms\": 0, \"status\": "
+    "\"unchanged\", \"reason\": \"\", \"cause\": \"\"}]},\n"
     "{\"node\": 2, \"sizes\": [{\"size\": \"2M\", \"before\": 0, \"requested\": 2000, "
     "\"target\": 1536, \"achieved\": 1536, \"ms\": 90, \"status\": \"capped\", "
-    "\"reason\": \"floor kept\"}, {\"size\": \"1G\", \"before\": 0, \"requested\": 2, "
+    "\"reason\": \"1536 of 2000 requested: capped by keep_free\", \"cause\": "
+    "\"keep_free\"}, {\"size\": \"1G\", \"before\": 0, \"requested\": 2, "
     "\"target\": 2, \"achieved\": 1, \"ms\": 40, \"status\": \"partial\", \"reason\": "
-    "\"1 of 2: deadline reached\"}]}]}\n";
+    "\"1 of 2: deadline reached\", \"cause\": \"deadline\"}]}]}\n";
 
 static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -161,7 +165,7 @@ UNIT_TEST(parse, "a record's text from a buffer: parsed, or refused and freed")
 
 	CHECK(t && record_parse(&r, t, strlen(RECORD)) == 0);
 	CHECK(r.text == t && r.status == HP_STATUS_PARTIAL &&
-	      json_get_num(&r.v, "workers") == 4);
+	      json_get_num(&r.v, "threads") == 4);
 	record_unload(&r);
 	t = malloc(sizeof(nul_in));
 	CHECK(t != NULL);
@@ -276,32 +280,46 @@ UNIT_TEST(refused, "a record refused after it parsed keeps nothing: the heap sta
 
 /* hugepar status: the run's line, notes, problems, the sizes and the cells that
  * say something, a route for what fell short. */
-UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells and the route")
+UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells, what to do")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128], *out, *said;
 	struct hp_record r;
 	const char *want =
-	    "hugepar 0.2 on Linux 6.1.0-t: partial in 1250 ms, started 4.321 s after "
-	    "boot, 4 workers\n"
+	    "hugepar 0.4 on Linux 6.1.0-t: partial in 1250 ms, started 4.321 s after "
+	    "boot, 4 threads\n"
 	    "left by an earlier run: 2M: put back\n"
 	    "\n"
 	    "Problems in the settings:\n"
 	    "  kernel command line: rd.hugepar.timeout=0: expected seconds\n"
 	    "  /etc/hugepar.conf: a FIFO\n"
 	    "\n"
-	    "SIZE  METHOD     WORKERS      TIME  OVERCOMMIT     SURPLUS  NOTE\n"
-	    "2M    parallel         4   1200 ms        0->0        0->0  \n"
-	    "1G    serial           0     40 ms        3->3        1->1  gigantic; commit "
-	    "failed\n"
-	    "1G pages short: at the next boot the kernel's own allocation would reserve "
-	    "them: add 'hugepagesz=1G hugepages=2:2' to the kernel command line\n"
+	    "Notices:\n"
+	    "  /etc/hugepar.conf:2: reserve=1G: taken as keep_free\n"
+	    "\n"
+	    "SIZE  METHOD     THREADS      TIME\n"
+	    "2M    parallel         4   1200 ms\n"
+	    "1G    serial           0     40 ms\n"
+	    "1G: commit failed\n"
 	    "\n"
 	    "NODE  SIZE    BEFORE REQUESTED   TARGET ACHIEVED      TIME  STATUS    REASON\n"
 	    "0     2M          10       100      100      100    150 ms  ok        \n"
-	    "2     2M           0      2000     1536     1536     90 ms  capped    floor "
-	    "kept\n"
+	    "2     2M           0      2000     1536     1536     90 ms  capped    1536 "
+	    "of 2000 requested: capped by keep_free\n"
 	    "2     1G           0         2        2        1     40 ms  partial   1 of 2: "
-	    "deadline reached\n";
+	    "deadline reached\n"
+	    "\n"
+	    "What to do:\n"
+	    "  node 2 2M: capped by keep_free (512M): lower keep_free, or ask for fewer "
+	    "pages; 'hugepar plan' shows what fits\n"
+	    "  node 2 1G: the deadline (timeout, 60 s) came first: raise timeout in "
+	    "hugepar.conf or with rd.hugepar.timeout=\n"
+	    "  1G pages short: at the next boot the kernel's own allocation would reserve "
+	    "them before memory fragments: add 'hugepagesz=1G hugepages=2:2' to the "
+	    "kernel command line\n"
+	    "  correct the settings under Problems (each names its file and line), check "
+	    "them with 'hugepar plan', then build the initramfs again: update-initramfs "
+	    "-u -k all (initramfs-tools), dracut --regenerate-all --force (dracut)\n"
+	    "  rename the keys under Notices: they work, under an old name\n";
 
 	if (!mkdtemp(dir)) {
 		CHECK(!"mkdtemp");
@@ -325,19 +343,34 @@ UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells and the 
 	CHECK(strcmp(out, RECORD) == 0);
 	free(out);
 	record_unload(&r);
+	rm_rf(dir);
+}
 
-	/* an error line; no sizes or nodes, no tables */
+/* A record of a run that did not reach the pools, in format 2. */
+UNIT_TEST(text_error, "an error and no tables; format 2's workers are the threads")
+{
+	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128], *out, *said;
+	struct hp_record r;
+
+	if (!mkdtemp(dir)) {
+		CHECK(!"mkdtemp");
+		return;
+	}
+	snprintf(file, sizeof(file), "%s/status.json", dir);
 	put_str(file,
 		"{\"status\": \"failed\", \"version\": \"0.2\", \"kernel\": \"k\", "
-		"\"error\": \"no topology\", \"started_boot_ms\": 12, \"sizes\": [], "
-		"\"nodes\": []}");
+		"\"error\": \"no topology\", \"started_boot_ms\": 12, \"workers\": 3, "
+		"\"sizes\": [], \"nodes\": []}");
 	CHECK(load(dir, &r, &said) == 0);
 	free(said);
 	capture(1);
 	record_print(stdout, &r, HP_FORMAT_TEXT);
 	out = captured(1);
 	CHECK(strcmp(out, "hugepar 0.2 on Linux k: failed in 0 ms, started 0.012 s after "
-			  "boot, 0 workers\nerror: no topology\n") == 0);
+			  "boot, 3 threads\nerror: no topology\n\nWhat to do:\n  the run did "
+			  "not reach the pools (the error above says why): 'hugepar plan' "
+			  "shows how hugepar reads this machine, and the boot's journal more, "
+			  "journalctl -b -t hugepar\n") == 0);
 	free(out);
 	record_unload(&r);
 	rm_rf(dir);

@@ -9,8 +9,9 @@
 #include <unistd.h>
 
 #include "file.h"
-#include "verify.h"
+#include "keys.h"
 #include "unit.h"
+#include "verify.h"
 
 /* Node 0 got its 100 pages; node 2 got 40 of 50; node 9 is gone since; 1G is not
  * offered now. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* booted.c - unit tests: hugepar status and cmdline on a record: exit codes, output. */
+/* cmd.c - unit tests: the commands (src/cmd/): status and cmdline on a record, their
+ * exit codes and output; each command's help. */
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cmd.h"
 #include "unit.h"
 
 static void put(const char *dir, const char *text)

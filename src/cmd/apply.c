@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* run.c - the commands that run: plan, apply, and for the boot hooks wait and
- * recover. */
+/* apply.c - hugepar apply: the plan carried out, under the run lock, and the record
+ * written; the boot hooks run it in the background and wait for it. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,14 +8,12 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "commands.h"
+#include "cmd.h"
 #include "engine.h"
 #include "fault.h"
 #include "file.h"
-#include "macros.h"
 #include "notify.h"
 #include "parse.h"
-#include "report.h"
 #include "stop.h"
 #include "sys.h"
 #include "waiter.h"
@@ -30,19 +28,6 @@ static int stand_aside(struct ctx *c, const char *why)
 		record_log(LOG_ERR, "cannot write the record in %s: %s", c->record_dir,
 			   strerror(-rc));
 	return rc ? EXIT_FAIL : EXIT_OK;
-}
-
-int cmd_plan(struct ctx *c)
-{
-	if (load_settings(c) || load_machine(c))
-		return EXIT_FAIL;
-	if (c->format == HP_FORMAT_JSON)
-		report_plan_json(stdout, &c->settings, &c->topo, &c->plan);
-	else
-		report_plan_text(stdout, &c->settings, &c->topo, &c->plan);
-	if (fflush(stdout))
-		return EXIT_FAIL;
-	return c->settings.nproblems || c->settings.failed ? EXIT_PARTIAL : EXIT_OK;
 }
 
 /* A run that cannot start: the record still says what was asked and why. */
@@ -84,6 +69,23 @@ static void recovery_fold(const struct hp_recovery *rec, struct hp_result *res)
 	}
 }
 
+/* Pages were asked for and no entry could be used: nothing of the intent is done,
+ * and the run has failed, not "nothing to do". */
+static void rejected_fold(const struct hp_settings *s, struct hp_result *res)
+{
+	unsigned n = settings_pages_rejected(s);
+
+	if (s->nentries || !n || !s->enabled)
+		return;
+	res->status = HP_STATUS_FAILED;
+	if (!res->error[0])
+		snprintf(res->error, sizeof(res->error),
+			 "no pages entry could be used: %s %u given %s rejected (hugepar "
+			 "status names %s)",
+			 n == 1 ? "the" : "all", n, n == 1 ? "was" : "were",
+			 n == 1 ? "it" : "them");
+}
+
 /* One number for wait; a failure is said (wait then finds no run, or none ended). */
 static void publish(const struct ctx *c, const char *name, uint64_t value)
 {
@@ -115,6 +117,7 @@ static int apply_locked(struct ctx *c, uint64_t deadline)
 		fprintf(stderr, "hugepar: note: %s\n", c->topo.warning);
 	rc = engine_apply(&c->settings, &c->topo, &c->plan, c->method, deadline, &res);
 	recovery_fold(&rec, &res);
+	rejected_fold(&c->settings, &res);
 	if (rc)
 		fprintf(stderr, "hugepar: %s\n", res.error);
 	rc = fault_at("record");
@@ -233,80 +236,23 @@ int cmd_apply(struct ctx *c)
 	return rc;
 }
 
-/* Put back what killed runs left raised; the same as every apply does first. */
-int cmd_recover(struct ctx *c)
-{
-	struct hp_recovery rec = {0};
-	int rc = run_lock(clock_now_ms() + 10000), failed = 0;
 
-	if (rc) {
-		fprintf(stderr, "hugepar: cannot take the lock in %s: %s\n", HP_STATE_DIR,
-			rc == -EAGAIN ? "another hugepar apply is running"
-				      : state_dir_error(rc));
-		return rc == -EAGAIN ? EXIT_BUSY : EXIT_FAIL;
-	}
-	restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);
-	for (unsigned i = 0; i < rec.n; i++) {
-		char line[256];
-
-		recovery_describe(&rec.fix[i], line, sizeof(line));
-		record_log(restore_fix_failed(&rec.fix[i]) ? LOG_ERR : LOG_WARNING, "%s",
-			   line);
-		failed += restore_fix_failed(&rec.fix[i]);
-	}
-	run_unlock();
-	(void)c;
-	return failed ? EXIT_FAIL : EXIT_OK;
-}
-
-/* After a run that ended without its exit status, or was killed: put back what it
- * left raised, and write a record that says why. */
-static void wait_settle(struct ctx *c, const char *why)
-{
-	struct hp_recovery rec = {0};
-
-	if (run_lock(clock_now_ms() + 2000) == 0) {
-		restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);
-		run_unlock();
-	}
-	record_failure(c->record_dir, &c->settings, &rec, why);
-}
-
-/* For the boot hooks: wait for the background apply, stop it when it runs past its
- * deadline, put back what it may have left, and say what happened. */
-int cmd_wait(struct ctx *c)
-{
-	struct wait_result w;
-	uint64_t fallback;
-	char why[256];
-
-	/* A run that died before publishing its deadline: take the settings' own. */
-	load_settings(c);
-	fallback = boottime_ms() + c->settings.timeout_ms;
-	wait_for_run(c->record_dir, fallback, &w);
-	if (!w.started)
-		return EXIT_OK;
-	if (w.exited)
-		return (int)MIN(w.exit_code, UINT64_C(255));
-	if (w.foreign) {
-		/* not shown to be hugepar's run: never signalled, and its lock (if it
-		 * still runs) keeps what it does from being undone here */
-		record_log(LOG_WARNING, "no result from apply: %s; the boot goes on",
-			   w.why);
-		snprintf(why, sizeof(why), "no result: %s", w.why);
-		wait_settle(c, why);
-		return EXIT_FAIL;
-	}
-	record_log(LOG_WARNING, "%s after %llu ms; the boot goes on",
-		   w.stopped
-		       ? (w.killed ? "apply was still running past its deadline: killed"
-				   : "apply was still running past its deadline: stopped")
-		       : "apply ended without a result",
-		   (unsigned long long)w.waited_ms);
-	if (!w.stopped || w.killed)
-		wait_settle(c, w.killed
-				   ? "stopped at the root switch: still running past "
-				     "its deadline"
-				   : "ended without a record");
-	return EXIT_FAIL;
-}
+const struct command command_apply = {
+    .name = "apply",
+    .summary = "reserve the planned huge pages now, on every node in parallel",
+    .about = "Carry the plan out: on every node at once, threads (worker processes)\n"
+	     "pinned to it reserve the pages, one write makes them the pool's, each node is\n"
+	     "read back and topped up or trimmed. The record goes to the record directory\n"
+	     "and one line to the kernel log. The initramfs runs it at every boot; on a\n"
+	     "running system it takes what the settings ask now.\n",
+    .options = OPT_SYSROOT | OPT_CONFIG | OPT_CMDLINE | OPT_METHOD | OPT_RECORD_DIR |
+	       OPT_IF_CHANGED,
+    .examples = " hugepar apply\n"
+		"        the settings now, on this running system (as root)\n"
+		" hugepar apply --cmdline 'rd.hugepar.pages=2M:4096'\n"
+		"        once, with a value that is in no file\n"
+		" hugepar apply --if-changed\n"
+		"        only if the settings files differ from those the boot read\n",
+    .exits = "0 every request met, 64 partial, 1 failed, 75 another apply held the lock",
+    .run = cmd_apply,
+};

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * main.c - hugepar: the command and its options, the kernel behind the pools, and
+ * the help. Each command takes its own options (cmd.h) and has its own --help; a
+ * wrong command or option gets one line that says what to type instead.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "keyname.h"
+#include "live.h"
+#include "macros.h"
+#include "path.h"
+#include "version.h"
+#ifdef HUGEPAR_TESTING
+#include "sim.h"
+#include "simclock.h"
+#endif
+
+#define DEFAULT_CONFIG "/etc/hugepar.conf"
+
+const struct command *const commands[] = {
+    &command_plan,   &command_apply, &command_status,  &command_verify,
+    &command_cmdline, &command_wait,  &command_recover,
+};
+const unsigned ncommands = ARRAY_SIZE(commands);
+
+/* An option: its long form, its letter (0: none), its argument, the commands' bit
+ * (0: every command's), its line in a command's help. */
+static const struct {
+	struct option o;
+	char letter;
+	unsigned bit;
+	const char *arg, *help;
+} opts[] = {
+    {{"sysroot", required_argument, NULL, 'r'}, 'r', OPT_SYSROOT, "DIR",
+     "read sysfs and procfs under DIR (default /)"},
+    {{"config", required_argument, NULL, 'c'}, 'c', OPT_CONFIG, "FILE",
+     "the settings file, then FILE.d/ (default " DEFAULT_CONFIG ")"},
+    {{"cmdline", required_argument, NULL, 'k'}, 'k', OPT_CMDLINE, "STRING",
+     "rd.hugepar.* keys from STRING, not /proc/cmdline"},
+    {{"method", required_argument, NULL, 'm'}, 'm', OPT_METHOD, "METHOD",
+     "auto, parallel or serial (default auto)"},
+    {{"record-dir", required_argument, NULL, 'd'}, 'd', OPT_RECORD_DIR, "DIR",
+     "where the record lives (default " HP_RECORD_DIR ")"},
+    {{"now", no_argument, NULL, 'N'}, 0, OPT_NOW, NULL,
+     "the memory free now, not the boot's"},
+    {{"json", no_argument, NULL, 'J'}, 'J', OPT_JSON, NULL, "print JSON (--format=json)"},
+    {{"format", required_argument, NULL, 'f'}, 'f', OPT_FORMAT, "FORMAT",
+     "text or json; status: prometheus too"},
+    {{"check", no_argument, NULL, 'C'}, 0, OPT_CHECK, NULL,
+     "compare the pools now with what the run left"},
+    {{"if-changed", no_argument, NULL, 'I'}, 0, OPT_IF_CHANGED, NULL,
+     "only if the settings files changed since the run"},
+    {{"from", required_argument, NULL, 'F'}, 0, OPT_FROM, "WHAT",
+     "plan (default), or record: the pools achieved"},
+    {{"help", no_argument, NULL, 'h'}, 'h', 0, NULL, "display this help"},
+    {{"version", no_argument, NULL, 'V'}, 'V', 0, NULL, "display version"},
+#ifdef HUGEPAR_TESTING
+    {{"simulate", no_argument, NULL, 'S'}, 0, 0, NULL, NULL},
+#endif
+};
+
+static void help_options(FILE *f, unsigned bits)
+{
+	fputs("\nOptions:\n", f);
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
+		char left[40];
+
+		if (!opts[i].help || (opts[i].bit && !(bits & opts[i].bit)))
+			continue;
+		snprintf(left, sizeof(left), "%c%c%c --%s%s%s", opts[i].letter ? '-' : ' ',
+			 opts[i].letter ? opts[i].letter : ' ', opts[i].letter ? ',' : ' ',
+			 opts[i].o.name, opts[i].arg ? " " : "",
+			 opts[i].arg ? opts[i].arg : "");
+		fprintf(f, " %-24s%s\n", left, opts[i].help);
+	}
+}
+
+void help_print(FILE *f, const struct command *cmd)
+{
+	if (cmd) {
+		fprintf(f, "Usage:\n hugepar %s [options]\n\n%s", cmd->name, cmd->about);
+		help_options(f, cmd->options);
+		fprintf(f, "\nExamples:\n%s\nExit status: %s.\nSee hugepar(8) and "
+			   "hugepar.conf(5).\n",
+			cmd->examples, cmd->exits);
+		return;
+	}
+	fputs("Usage:\n hugepar COMMAND [options]\n\nReserve huge pages on every NUMA "
+	      "node, in parallel, from the initramfs.\n\nCommands:\n",
+	      f);
+	for (unsigned i = 0; i < ncommands; i++)
+		fprintf(f, " %-9s %s\n", commands[i]->name, commands[i]->summary);
+	fputs("\nOptions:\n"
+	      " -h, --help     display this help; hugepar COMMAND --help: the command's\n"
+	      " -V, --version  display version\n"
+	      "\nExamples:\n"
+	      " hugepar plan           what the next boot will reserve on each node\n"
+	      " hugepar status         what this boot's run did, and what to do if pages\n"
+	      "                        are short\n"
+	      " hugepar plan --help    plan's options and examples\n"
+	      "\nSettings: /etc/hugepar.conf; build every kernel's initramfs again after a "
+	      "change.\nSee hugepar(8) and hugepar.conf(5).\n",
+	      f);
+}
+
+/* One line on a usage error, with where to look; the exit code of one. */
+static int usage_error(const char *who, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "hugepar%s%s: ", who ? " " : "", who ? who : "");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "; try 'hugepar%s%s --help'\n", who ? " " : "", who ? who : "");
+	return EXIT_USAGE;
+}
+
+static const struct command *command_named(const char *name)
+{
+	for (unsigned i = 0; i < ncommands; i++)
+		if (strcmp(name, commands[i]->name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+/* An unknown command, and the one it is close to. */
+static int unknown_command(const char *name)
+{
+	const char *names[ARRAY_SIZE(commands)], *meant;
+	char what[160];
+
+	for (unsigned i = 0; i < ncommands; i++)
+		names[i] = commands[i]->name;
+	meant = keyname_meant(name, names, ncommands);
+	snprintf(what, sizeof(what), "unknown command '%%s'%s%s%s",
+		 meant && command_named(meant) ? " (did you mean '" : "",
+		 meant && command_named(meant) ? meant : "",
+		 meant && command_named(meant) ? "'?)" : "");
+	return usage_error(NULL, what, name);
+}
+
+/* The command of the line: its first word that is no option nor an option's value
+ * (getopt moves the words, so that options may come before it or after). */
+static const char *command_word(int argc, char **argv, int *count)
+{
+	const char *word = NULL;
+
+	*count = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[0] != '-' || !a[1]) {
+			if (!(*count)++)
+				word = a;
+			continue;
+		}
+		for (size_t k = 0; k < ARRAY_SIZE(opts); k++)
+			if (opts[k].o.has_arg && !strchr(a, '=') &&
+			    ((a[1] == '-' && strcmp(a + 2, opts[k].o.name) == 0) ||
+			     (a[1] == opts[k].letter && opts[k].letter && !a[2])))
+				i++; /* its value */
+	}
+	return word;
+}
+
+static int format_parse(const struct command *cmd, const char *s, enum hp_format *f)
+{
+	if (strcmp(s, "text") == 0)
+		*f = HP_FORMAT_TEXT;
+	else if (strcmp(s, "json") == 0)
+		*f = HP_FORMAT_JSON;
+	else if (strcmp(s, "prometheus") == 0 && cmd == &command_status)
+		*f = HP_FORMAT_PROMETHEUS;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* One option's value into the context: -1 to go on, or the exit code of a usage
+ * error. */
+static int take_value(struct ctx *c, const struct command *cmd, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'r':
+		path_set_root(arg);
+		break;
+	case 'c':
+		c->config = arg;
+		c->config_given = true;
+		break;
+	case 'k':
+		c->cmdline = arg;
+		break;
+	case 'm':
+		if (method_parse(arg, &c->method))
+			return usage_error(cmd->name,
+					   "--method %s: expected auto, parallel or serial",
+					   arg);
+		break;
+	case 'd':
+		c->record_dir = arg;
+		break;
+	case 'J':
+		c->format = HP_FORMAT_JSON;
+		break;
+	case 'f':
+		if (format_parse(cmd, arg, &c->format))
+			return usage_error(cmd->name,
+					   cmd == &command_status
+					       ? "--format %s: expected text, json or prometheus"
+					       : "--format %s: expected text or json",
+					   arg);
+		break;
+	case 'F':
+		if (strcmp(arg, "plan") && strcmp(arg, "record"))
+			return usage_error(cmd->name, "--from %s: expected plan or record",
+					   arg);
+		c->from_record = strcmp(arg, "record") == 0;
+		break;
+	}
+	return -1;
+}
+
+/* An option the command does not take: whose it is. */
+static int not_its_option(const struct command *cmd, const char *name, unsigned bit)
+{
+	char whose[160] = "", what[224];
+
+	for (unsigned i = 0; i < ncommands; i++)
+		if (commands[i]->options & bit)
+			snprintf(whose + strlen(whose), sizeof(whose) - strlen(whose),
+				 "%s%s", whose[0] ? ", " : "", commands[i]->name);
+	snprintf(what, sizeof(what), "--%%s is not an option of %s (it is %s's)",
+		 cmd->name, whose);
+	return usage_error(cmd->name, what, name);
+}
+
+/* The long name of an option, by its value. */
+static const char *option_name(int val)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (opts[i].o.val == val)
+			return opts[i].o.name;
+	return "?";
+}
+
+/* The options into the context: -1 to go on, or the exit code that ends the run. */
+static int take_options(struct ctx *c, const struct command *cmd, int argc, char **argv)
+{
+	struct option lo[ARRAY_SIZE(opts) + 1] = {{0}};
+	const char *who = cmd ? cmd->name : NULL;
+	int opt, idx;
+
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		lo[i] = opts[i].o;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":r:c:k:m:d:Jf:hV", lo, &idx)) != -1) {
+		const char *bad = argv[optind - 1];
+		int rc;
+
+		if (opt == '?' && optopt)
+			return usage_error(who, "unknown option '%s'",
+					   (char[]){'-', (char)optopt, '\0'});
+		if (opt == '?')
+			return usage_error(who, "unknown option '%s'", bad);
+		if (opt == ':')
+			return usage_error(who, "--%s needs a value", option_name(optopt));
+		if (opt == 'h') {
+			help_print(stdout, cmd);
+			return EXIT_OK;
+		}
+		if (opt == 'V') {
+			printf("hugepar %s\n", HUGEPAR_VERSION);
+			return EXIT_OK;
+		}
+		for (size_t k = 0; k < ARRAY_SIZE(opts); k++)
+			if (opts[k].o.val == opt && opts[k].bit &&
+			    !(cmd && cmd->options & opts[k].bit))
+				return cmd ? not_its_option(cmd, opts[k].o.name, opts[k].bit)
+					   : usage_error(NULL, "%s: a command is needed first",
+							 bad);
+		if (opt == 'S') {
+			c->simulate = true;
+			continue;
+		}
+		if (opt == 'N') {
+			c->now = true;
+			continue;
+		}
+		if (opt == 'C' || opt == 'I') {
+			*(opt == 'C' ? &c->check : &c->if_changed) = true;
+			continue;
+		}
+		if ((rc = take_value(c, cmd, opt, optarg)) >= 0)
+			return rc;
+	}
+	return -1;
+}
+
+/* The kernel behind the pool files: the running one, or (test build) a simulated
+ * one under the sysroot. */
+static int choose_kernel(const struct ctx *c)
+{
+	hugetlb_use(&hugetlb_live);
+#ifdef HUGEPAR_TESTING
+	if (c->simulate) {
+		int rc = sim_open();
+
+		if (rc) {
+			fprintf(stderr,
+				"hugepar: cannot simulate a kernel under %s: %s\n",
+				path_root(), strerror(-rc));
+			return EXIT_FAIL;
+		}
+		hugetlb_use(&hugetlb_sim);
+		/* an apply's processes on the simulated kernel's own clock */
+		if (strcmp(c->command, "apply") == 0 && (rc = simclock_join())) {
+			fprintf(stderr, "hugepar: cannot join the simulated clock: %s\n",
+				strerror(-rc));
+			return EXIT_FAIL;
+		}
+	}
+#endif
+	return -1;
+}
+
+/* "hugepar help [COMMAND]": the help of hugepar or of the command. */
+static int help_command(int argc, char **argv)
+{
+	const struct command *cmd = NULL;
+	int i = 1;
+
+	while (i < argc && strcmp(argv[i], "help"))
+		i++;
+	if (i + 1 < argc && !(cmd = command_named(argv[i + 1])))
+		return unknown_command(argv[i + 1]);
+	help_print(stdout, cmd);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static struct ctx c; /* large: keep it off the stack */
+	const struct command *cmd = NULL;
+	int words, rc;
+	const char *word = command_word(argc, argv, &words);
+
+	if (word && strcmp(word, "help") == 0)
+		return help_command(argc, argv);
+	if (word && !(cmd = command_named(word)))
+		return unknown_command(word);
+	c.config = DEFAULT_CONFIG;
+	c.record_dir = HP_RECORD_DIR;
+	c.method = HP_METHOD_AUTO;
+	if ((rc = take_options(&c, cmd, argc, argv)) >= 0)
+		return rc;
+	if (!cmd)
+		return usage_error(NULL, "%sa command is needed", "");
+	if (words > 1)
+		return usage_error(cmd->name, "one command only, not '%s' too",
+				   argv[optind + 1]);
+	c.command = cmd->name;
+	if ((rc = choose_kernel(&c)) >= 0)
+		return rc;
+	return cmd->run(&c);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* status.c - hugepar status: what the boot's run did, and what to do where pages
+ * are short. */
+#include <errno.h>
+#include <stdio.h>
+
+#include "advice.h"
+#include "cmd.h"
+#include "parse.h"
+#include "verify.h"
+
+int cmd_status(struct ctx *c)
+{
+	struct hp_record r;
+	struct pool_check pc = {0};
+	bool live;
+	int rc = record_load(c->record_dir, &r);
+
+	if (rc == -ENOENT)
+		advice_no_record(stderr, c->record_dir);
+	if (rc)
+		return rc == -ENOENT ? EXIT_NO_RECORD : EXIT_BAD_RECORD;
+	record_check_settings(&r, c->config_given ? c->config : NULL);
+	/* the pools now: for --check, and beside the record in Prometheus' format */
+	live = (c->check || c->format == HP_FORMAT_PROMETHEUS) &&
+	       topology_read(&c->topo) == 0;
+	if (c->check && !live) {
+		fprintf(stderr, "hugepar: cannot read the pools now: %s\n",
+			c->topo.error);
+		record_unload(&r);
+		return EXIT_FAIL;
+	}
+	if (c->check)
+		pools_compare(&r, &c->topo, stdout, &pc);
+	if (c->format == HP_FORMAT_PROMETHEUS)
+		record_prometheus(stdout, &r, live ? &c->topo : NULL);
+	else if (!c->check || c->format == HP_FORMAT_JSON)
+		record_print(stdout, &r, c->format);
+	/* --check answers one question, whether the pools are as the run left them; how
+	 * the run went against the settings is the record's status (and verify's). A
+	 * record of no pools (a run that failed before it read them) answers nothing:
+	 * its own status stands, so that a failed run is not taken for pools intact. */
+	if (c->check && !pc.cells) {
+		char line[512];
+
+		snprintf(
+		    line, sizeof(line),
+		    "hugepar: the record has no pools to compare: the run was %s%s%s",
+		    json_get_str(&r.v, "status"),
+		    json_get_str(&r.v, "error")[0] ? ": " : "",
+		    json_get_str(&r.v, "error"));
+		put_printable(stderr, line);
+		fputc('\n', stderr);
+		rc = exit_of(r.status);
+	} else if (c->check) {
+		rc = pc.drift ? EXIT_DRIFT : EXIT_OK;
+	} else {
+		rc = exit_of(r.status);
+	}
+	record_unload(&r);
+	return rc;
+}
+
+
+const struct command command_status = {
+    .name = "status",
+    .summary = "show what the boot's run did, and what to do where pages are short",
+    .about = "Print the record of the last apply (the boot's, under /run/hugepar): how it\n"
+	     "went, each node's pool before and after against its target, the problems of\n"
+	     "the settings, and for each shortfall its cause and what to do. --check\n"
+	     "compares the pools now with what the run left.\n",
+    .options = OPT_SYSROOT | OPT_CONFIG | OPT_RECORD_DIR | OPT_JSON | OPT_FORMAT |
+	       OPT_CHECK,
+    .examples = " hugepar status\n"
+		"        what the boot did, and what to do next\n"
+		" hugepar status --check\n"
+		"        whether the pools are still what the boot left (exit 65 if not)\n"
+		" hugepar status --format=prometheus\n"
+		"        the record as gauges, as node_exporter's textfile gets them\n",
+    .exits = "the record's: 0 ok, 64 partial, 1 failed; 3 no record, 4 a record that "
+	     "cannot be read; --check: 0 or 65",
+    .run = cmd_status,
+};

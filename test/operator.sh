@@ -1,0 +1,219 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# What an operator types and reads: settings written as people write them, the key
+# meant for one that is not, a next step for every shortfall, the plan of the next
+# boot, each command's help, the shipped settings file. On fixture trees and the
+# simulated kernel. TESTS=operator:CASE runs only its work.
+. "$(dirname "$0")/lib.sh"
+
+tcase lists "'2M:512, 1G:4', '2M:512,1G:4' and '2M:512 1G:4' are one list, in a file and on the command line"
+tcase keys "a key close to one, or another name for one, is answered with the key meant"
+tcase old-key "reserve still works as keep_free, and says which key to use"
+tcase rejected "every entry rejected: plan and apply say so and name them, never 'nothing configured'"
+tcase keep-free-too-big "a keep_free of all of a node's memory is named"
+tcase plan-basis "plan takes the free memory this boot's initramfs recorded, and says so; --now the memory now"
+tcase next-steps "status gives each shortfall's cause and one line on what to do"
+tcase no-record "status without a record says where to look"
+tcase help "each command's --help: its usage, its options only, two examples or more"
+tcase usage-errors "a wrong command or option: one line, the command meant, where to look"
+tcase shipped-file "the shipped settings file has every key of hugepar.conf(5), each at its default"
+
+HP=$HP_BIN
+HPT=$HP_TEST_BIN
+FX=$OUT/fixtures/operator
+C=$OUT/operator.conf
+# fx: a two-socket fixture for plans
+fx() {
+	[ -n "${FX_MADE:-}" ] && return
+	"$TOP/test/mkfixture.sh" "$TOP/test/machines/2n-144cpu.desc" "$FX" && FX_MADE=1
+}
+plan() { fx && "$HP" plan --sysroot "$FX" "$@"; }
+# simfx NAME [LINE...]: a fixture of two 8G nodes (7G free) on the simulated kernel,
+# this boot's initramfs; SIM is its tree
+simfx() {
+	SIM=$OUT/fixtures/operator-$1
+	shift
+	printf '%s\n' "sizes 2048 1048576" "release 6.12.0" "bootid 6d0f1e2a-5b3c-4d7e-8f90-a1b2c3d4e5f6" \
+		"initramfs" "node 0 cpus 0-1 mem 8G free 7G" "node 1 cpus 2-3 mem 8G free 7G" "$@" \
+		>"$OUT/operator-sim.desc"
+	"$TOP/test/mkfixture.sh" "$OUT/operator-sim.desc" "$SIM"
+}
+sim() { "$HPT" --sysroot "$SIM" --simulate "$@"; }
+
+t_lists() {
+	local v
+	for v in "2M:512, 1G:4" "2M:512,1G:4" "2M:512 1G:4" "2M:512 ,1G:4,"; do
+		printf 'pages = %s\n' "$v" >"$C"
+		plan --config "$C" --cmdline "" --json >"$OUT/operator-lists.json" 2>/dev/null
+		expect_eq "'$v': exit 0" $? 0
+		expect_eq "'$v': two entries, no problem" \
+			"$(jq -c '[[.settings.pages[].entry], (.settings.problems | length)]' "$OUT/operator-lists.json")" \
+			'[["2M:512","1G:4"],0]'
+	done
+	plan --config /dev/null --cmdline "rd.hugepar.pages=2M:512, 1G:4@0, 1 quiet" --json \
+		>"$OUT/operator-lists.json" 2>/dev/null
+	expect_eq "the command line split at a space: the rest taken, a node list kept" \
+		"$(jq -c '[.settings.pages[].entry]' "$OUT/operator-lists.json")" '["2M:512","1G:4@0,1"]'
+	expect_eq "... and how to write it said" \
+		"$(jq -r '.settings.notices[0].message' "$OUT/operator-lists.json")" \
+		"taken as one list: the kernel ends a value at a space, so write the list with commas only, or in double quotes"
+}
+t_keys() {
+	printf '%s\n' "floor = 1G" "workers = 8" "Pages = 2M:4" "treads = 2" "colour = blue" >"$C"
+	plan --config "$C" --cmdline "rd.hugepar.enabled=0" >/dev/null 2>"$OUT/operator-keys.err"
+	expect_eq "exit 64: problems" $? 64
+	expect_eq "each answered" "$(cat "$OUT/operator-keys.err")" \
+		"hugepar: $C:1: floor=1G: unknown key: did you mean 'keep_free' (the memory each node keeps free)?
+hugepar: $C:2: workers=8: unknown key: did you mean 'threads' (the number of threads, worker processes)?
+hugepar: $C:3: Pages=2M:4: unknown key: did you mean 'pages' (the huge pages to reserve)?
+hugepar: $C:4: treads=2: unknown key: did you mean 'threads' (the number of threads, worker processes)?
+hugepar: $C:5: colour=blue: unknown key
+hugepar: kernel command line: rd.hugepar.enabled=0: unknown key: did you mean 'rd.hugepar' (the off switch: rd.hugepar=0)?"
+}
+t_old_key() {
+	printf '%s\n' "pages = 2M:100" "reserve = 2G" >"$C"
+	plan --config "$C" --cmdline "" >"$OUT/operator-old.out" 2>&1
+	expect_eq "a notice is not a problem: exit 0" $? 0
+	check "taken as keep_free" grep -q "^Plan: mode grow, keep_free 2G per node" "$OUT/operator-old.out"
+	check "the notice says which key to use" grep -qF \
+		"$C:2: reserve=2G: taken as keep_free: 'reserve' is its old name (the memory each node keeps free, not pages to reserve: those are 'pages')" \
+		"$OUT/operator-old.out"
+}
+t_rejected() {
+	simfx rejected
+	plan --config /dev/null --cmdline "rd.hugepar.pages=2M:150%,3M:512,1G:1@5" >"$OUT/operator-rej.out" 2>&1
+	expect_eq "plan: exit 64" $? 64
+	check "plan: says every entry was rejected" grep -qF "No pages entry can be used: all 3 given were rejected" "$OUT/operator-rej.out"
+	check "plan: never 'Nothing is configured'" sh -c "! grep -q 'Nothing is configured' '$OUT/operator-rej.out'"
+	check "plan: names each" sh -c 'grep -q "2M:150%: amount" "$1" && grep -q "3M:512: page size 3M is not offered" "$1" && grep -q "1G:1@5: node 5 does not exist" "$1"' _ "$OUT/operator-rej.out"
+	rm -rf "$OUT/operator-rej"
+	sim apply --config /dev/null -d "$OUT/operator-rej" --cmdline "rd.hugepar.pages=2M:150%,3M:512" >/dev/null 2>&1
+	expect_eq "apply: failed, exit 1" $? 1
+	expect_eq "apply: the record says why" "$(jq -r '.status + ": " + .error' "$OUT/operator-rej/status.json")" \
+		"failed: no pages entry could be used: all 2 given were rejected (hugepar status names them)"
+}
+t_keep_free_too_big() {
+	plan --config /dev/null --cmdline "rd.hugepar.pages=2M:10 rd.hugepar.keep_free=400G" >/dev/null 2>"$OUT/operator-kf.err"
+	expect_eq "named" "$(cat "$OUT/operator-kf.err")" \
+		"hugepar: kernel command line: rd.hugepar.keep_free=400G: not less than all the memory of nodes 0-1 (the smallest has 384G): no pages can be reserved there"
+}
+t_plan_basis() {
+	simfx basis
+	rm -rf "$OUT/operator-basis"
+	sim apply --config /dev/null -d "$OUT/operator-basis" --cmdline "rd.hugepar.pages=2M:1000" >/dev/null 2>&1
+	rm "$SIM/etc/initrd-release" # the booted system: its memory now holds the pools
+	sim plan --config /dev/null -d "$OUT/operator-basis" --cmdline "rd.hugepar.pages=2M:90%" >"$OUT/operator-basis.out"
+	check "says which free memory" grep -q "^Free memory: as this boot's initramfs found it, [0-9.]* s after boot (the record in $OUT/operator-basis); --now plans with the memory free now" "$OUT/operator-basis.out"
+	expect_eq "the free memory and pools the initramfs found" \
+		"$(awk '$1 == "0" && $2 == "2M" { print $3, $5 } $1 == "0" && $2 == "2" { print $5 }' "$OUT/operator-basis.out")" "7G
+0 3328"
+	sim plan --now --config /dev/null -d "$OUT/operator-basis" --cmdline "rd.hugepar.pages=2M:90%" >"$OUT/operator-now.out"
+	check "--now: says so" grep -qx "Free memory: now (--now)" "$OUT/operator-now.out"
+	expect_eq "--now: the memory now, the pool the run left" \
+		"$(awk '$1 == "0" && $2 == "2M" { print $3 } $1 == "0" && $2 == "2" { print $5 }' "$OUT/operator-now.out")" "5.0G
+1000"
+	sim plan --config /dev/null -d "$OUT/operator-none" --cmdline "rd.hugepar.pages=2M:90%" >"$OUT/operator-none.out"
+	check "no record: the memory now, and why" grep -qx "Free memory: now: no record of this boot's initramfs run in $OUT/operator-none" "$OUT/operator-none.out"
+	sed -i 's/^6d0f/7e1f/' "$SIM/proc/sys/kernel/random/boot_id"
+	sim plan --config /dev/null -d "$OUT/operator-basis" --cmdline "rd.hugepar.pages=2M:90%" --json >"$OUT/operator-other.json"
+	expect_eq "a record of another boot is not used" "$(jq -c .basis "$OUT/operator-other.json")" \
+		"{\"free_memory\":\"now\",\"record_dir\":\"$OUT/operator-basis\",\"started_boot_ms\":null}"
+}
+# status R: hugepar status of the record directory R, its "What to do" lines
+todo() { "$HP" status -d "$1" 2>/dev/null | sed -n '/^What to do:$/,$p' | sed 1d; }
+t_next_steps() {
+	local r=$OUT/operator-steps
+	simfx steps
+	rm -rf "$r".*
+	sim apply --config /dev/null -d "$r.kf" --cmdline "rd.hugepar.pages=2M:3500 rd.hugepar.keep_free=1G" >/dev/null 2>&1
+	expect_eq "keep_free" "$(todo "$r.kf")" \
+		"  nodes 0,1 2M: capped by keep_free (1G): lower keep_free, or ask for fewer pages; 'hugepar plan' shows what fits"
+	simfx steps
+	sim apply --config /dev/null -d "$r.fm" --cmdline "rd.hugepar.pages=2M:4000@1" >/dev/null 2>&1
+	expect_eq "free memory" "$(todo "$r.fm")" \
+		"  node 1 2M: capped by the free memory the initramfs found: ask for less, or let the kernel reserve them before it hands memory out: the parameters 'hugepar cmdline' prints"
+	simfx steps
+	HUGEPAR_FAULT=write-node=EIO sim apply --method=serial --config /dev/null -d "$r.ke" --cmdline "rd.hugepar.pages=2M:10@0" >/dev/null 2>&1
+	expect_eq "a write refused" "$(todo "$r.ke")" \
+		"  node 0 2M: the kernel refused the work (the reason above says how): the kernel log tells more, journalctl -k -b; 'hugepar apply' tries again"
+	simfx steps-time "sim rate 2048 1:10"
+	sim apply --method=serial --config /dev/null -d "$r.dl" --cmdline "rd.hugepar.pages=2M:100@0 rd.hugepar.timeout=1" >/dev/null 2>&1
+	expect_eq "the deadline" "$(todo "$r.dl")" \
+		"  node 0 2M: the deadline (timeout, 1 s) came first: raise timeout in hugepar.conf or with rd.hugepar.timeout="
+	expect_eq "causes in the records" \
+		"$(for d in kf fm ke dl; do jq -r '[.nodes[].sizes[] | select(.status != "ok" and .status != "unchanged") | .cause] | unique | join(",")' "$r.$d/status.json"; done | tr '\n' ' ')" \
+		"keep_free free_memory kernel_error deadline "
+}
+t_no_record() {
+	"$HP" status -d "$OUT/operator-none" >/dev/null 2>"$OUT/operator-norec.err"
+	expect_eq "exit 3" $? 3
+	check "says where to look: the initramfs" grep -qF "lsinitramfs /boot/initrd.img-\$(uname -r) | grep hugepar" "$OUT/operator-norec.err"
+	check "... dracut's" grep -qF "(dracut: lsinitrd | grep hugepar)" "$OUT/operator-norec.err"
+	check "... the boot's journal" grep -qF "journalctl -b -t hugepar, or dmesg | grep hugepar" "$OUT/operator-norec.err"
+}
+t_help() {
+	local c out
+	"$HP" --help >"$OUT/operator-help.out"
+	expect_eq "hugepar --help: exit 0" $? 0
+	expect_eq "hugepar --help lists every command" \
+		"$(sed -n '/^Commands:/,/^$/p' "$OUT/operator-help.out" | awk 'NF { print $1 }' | tr '\n' ' ')" \
+		"Commands: plan apply status verify cmdline wait recover "
+	for c in plan apply status verify cmdline wait recover; do
+		out=$OUT/operator-help-$c.out
+		"$HP" "$c" --help >"$out"
+		expect_eq "$c --help: exit 0" $? 0
+		check "$c --help: its usage" grep -qx " hugepar $c \[options\]" "$out"
+		check "$c --help: two examples or more" \
+			test "$(sed -n '/^Examples:/,/^$/p' "$out" | grep -c '^ [a-z]')" -ge 2
+		expect_eq "$c --help: the same as hugepar help $c" "$("$HP" help "$c")" "$(cat "$out")"
+	done
+	check "plan's options: --now, no --check" sh -c "grep -q -- '--now' '$OUT/operator-help-plan.out' && ! grep -q -- '--check' '$OUT/operator-help-plan.out'"
+	check "status's options: --check, no --method" sh -c "grep -q -- '--check' '$OUT/operator-help-status.out' && ! grep -q -- '--method' '$OUT/operator-help-status.out'"
+}
+# usage NAME WANT ARG...: hugepar ARG... exits 2 with WANT, one line, on stderr
+usage() {
+	local name=$1 want=$2
+	shift 2
+	"$HP" "$@" >"$OUT/operator-usage.out" 2>"$OUT/operator-usage.err"
+	expect_eq "$name: exit 2, one line, nothing on stdout" \
+		"$? $(wc -l <"$OUT/operator-usage.err") $(wc -c <"$OUT/operator-usage.out")" "2 1 0"
+	expect_eq "$name: says" "$(cat "$OUT/operator-usage.err")" "$want"
+}
+t_usage_errors() {
+	usage "unknown command" "hugepar: unknown command 'frob'; try 'hugepar --help'" frob
+	usage "a command close to one" "hugepar: unknown command 'staus' (did you mean 'status'?); try 'hugepar --help'" staus
+	usage "no command" "hugepar: a command is needed; try 'hugepar --help'"
+	usage "unknown option" "hugepar plan: unknown option '--bogus'; try 'hugepar plan --help'" plan --bogus
+	usage "another command's option" "hugepar plan: --check is not an option of plan (it is status's); try 'hugepar plan --help'" plan --check
+	usage "a value missing" "hugepar apply: --config needs a value; try 'hugepar apply --help'" apply --config
+	usage "a bad value" "hugepar apply: --method fast: expected auto, parallel or serial; try 'hugepar apply --help'" apply --method=fast
+	usage "two commands" "hugepar plan: one command only, not 'apply' too; try 'hugepar plan --help'" plan apply
+}
+# the keys hugepar.conf(5) describes: its .BI lines under KEYS
+man_keys() { sed -n '/^\.SH KEYS/,/^\.SH /{s/^\.BI \([a-z_]*\) .*/\1/p}' "$TOP/doc/hugepar.conf.5" | sort; }
+t_shipped_file() {
+	local conf=$TOP/config/hugepar.conf k keys on
+	keys=$(man_keys)
+	expect_eq "hugepar.conf(5) describes the ten keys" "$(echo "$keys" | wc -l)" 10
+	for k in $keys; do
+		check "the shipped file has #$k =" grep -q "^#$k =" "$conf"
+		check "hugepar.conf(5)'s synopsis has rd.hugepar.$k=" sh -c "[ $k = enabled ] || grep -q 'rd\.hugepar\.$k=' '$TOP/doc/hugepar.conf.5'"
+		check "the README's table has $k" grep -q "^| \`$k\` |" "$TOP/README.md"
+	done
+	check "the shipped file says how to build every initramfs again" sh -c \
+		"grep -q 'update-initramfs -u -k all' '$conf' && grep -q 'dracut --regenerate-all --force' '$conf'"
+	plan --config "$conf" --cmdline "" --json >"$OUT/operator-shipped.json" 2>"$OUT/operator-shipped.err"
+	expect_eq "the file as shipped: no problem" "$? $(cat "$OUT/operator-shipped.err")" "0 "
+	# each key set to the value its line shows: the defaults the binary has
+	on=$OUT/operator-shipped-on.conf
+	sed -n 's/^#\([a-z_]*\) = \(..*\)$/\1 = \2/p' "$conf" >"$on"
+	expect_eq "every key but pages and mount shows a value" "$(cut -d' ' -f1 "$on" | sort | tr '\n' ' ')" \
+		"enabled granularity keep_free mode on_short textfile threads timeout "
+	plan --config "$on" --cmdline "" --json >"$OUT/operator-shipped-on.json" 2>&1
+	expect_eq "... and each value shown is the default" \
+		"$(jq -c '.settings | del(.sources, .config, .digest)' "$OUT/operator-shipped-on.json")" \
+		"$(jq -c '.settings | del(.sources, .config, .digest)' "$OUT/operator-shipped.json")"
+}
+
+run_cases
+echo "operator: $(summary_line)"
