@@ -3,6 +3,6 @@
 #ifndef HUGEPAR_VERSION_H
 #define HUGEPAR_VERSION_H
 
-#define HUGEPAR_VERSION "0.3"
+#define HUGEPAR_VERSION "0.4"
 
 #endif
