@@ -18,7 +18,8 @@ UNITDIR     ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev
 DOCDIR      ?= $(PREFIX)/share/doc/hugepar
 DESTDIR     ?=
 # What the man pages point to.
-DOCS        := doc/record.md doc/threads.md doc/engine.md doc/kernel-notes.md doc/services.md
+DOCS        := doc/record.md doc/threads.md doc/engine.md doc/kernel-notes.md doc/services.md \
+	       doc/credentials.md
 ITOOLS      := hooks/hugepar scripts/init-premount/hugepar scripts/init-bottom/hugepar
 MANS        := doc/hugepar.8 doc/hugepar.conf.5 doc/dracut-hugepar.7 doc/hugepar-initramfs-tools.7
 
@@ -224,7 +225,7 @@ check-fast:
 # once with its coverage; make fuzz runs each FUZZ_SECONDS (60) on a scratch copy of
 # its corpus, test/fuzz-seeds/NAME (FUZZ_MERGE=1 merges what it found into it).
 # build/fuzz-replay, gcc's build, replays the corpus in make check (test/fuzz.sh).
-FUZZ_TARGETS := settings cmdline values sysfs record restore
+FUZZ_TARGETS := settings cmdline values sysfs record restore creds
 FUZZ_SECONDS ?= 60
 FUZZ_MERGE  ?=
 FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -273,6 +274,7 @@ install: $(BIN)
 	install -D -m 0755 module-setup.sh $(DESTDIR)$(MODULEDIR)/module-setup.sh
 	for f in hook/*.sh; do install -D -m 0755 $$f $(DESTDIR)$(MODULEDIR)/$$(basename $$f); done
 	install -D -m 0644 hook/hugepar.service $(DESTDIR)$(MODULEDIR)/hugepar.service
+	install -D -m 0644 hook/hugepar-ignition.service $(DESTDIR)$(MODULEDIR)/hugepar-ignition.service
 	install -D -m 0644 config/hugepar.conf $(DESTDIR)$(MODULEDIR)/hugepar.conf.default
 	for f in $(ITOOLS); do install -D -m 0755 initramfs-tools/$$f $(DESTDIR)$(INITRAMFSDIR)/$$f; done
 	[ -e $(DESTDIR)$(SYSCONFDIR)/hugepar.conf ] || \

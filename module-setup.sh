@@ -27,6 +27,12 @@ depends() {
     return 0
 }
 
+# called by dracut: the modules through which the firmware gives credentials (SMBIOS
+# type 11 OEM strings, QEMU's fw_cfg), where the kernel has them as modules
+installkernel() {
+    hostonly='' instmods dmi_sysfs qemu_fw_cfg
+}
+
 # called by dracut
 install() {
     local bin
@@ -48,6 +54,14 @@ install() {
     if dracut_module_included "systemd"; then
         inst_simple "$moddir/hugepar.service" "$systemdsystemunitdir/hugepar.service"
         $SYSTEMCTL -q --root "$initdir" enable hugepar.service
+        # Ignition's first boot: its files in /sysroot, taken before the root switch
+        if dracut_module_included "ignition"; then
+            inst_simple "$moddir/hugepar-ignition.service" \
+                "$systemdsystemunitdir/hugepar-ignition.service"
+            mkdir -p "$initdir$systemdsystemunitdir/ignition-complete.target.wants"
+            ln_r "$systemdsystemunitdir/hugepar-ignition.service" \
+                "$systemdsystemunitdir/ignition-complete.target.wants/hugepar-ignition.service"
+        fi
     else
         inst_hook pre-udev 05 "$moddir/hugepar-start.sh"
         inst_hook pre-pivot 05 "$moddir/hugepar-wait.sh"

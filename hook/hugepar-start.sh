@@ -6,6 +6,8 @@
 # exit status in /run/hugepar for the pre-pivot hook: no parsing here.
 
 if [ -x /usr/sbin/hugepar ]; then
+    # the firmware's credentials (SMBIOS type 11, fw_cfg), where these are modules
+    modprobe -a -q dmi_sysfs qemu_fw_cfg 2>/dev/null
     [ -d /run/hugepar ] || mkdir -m 0755 /run/hugepar
     /usr/sbin/hugepar apply </dev/null >/run/hugepar/apply.log 2>&1 &
 else

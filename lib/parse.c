@@ -397,3 +397,22 @@ int xsnprintf(char *buf, size_t len, const char *fmt, ...)
 		return -ENOSPC;
 	return 0;
 }
+
+bool cmdline_word(const char **p, char *word)
+{
+	bool quoted = false;
+
+	while (isspace((unsigned char)**p))
+		(*p)++;
+	if (!**p)
+		return false;
+	while (**p && (quoted || !isspace((unsigned char)**p))) {
+		if (**p == '"')
+			quoted = !quoted;
+		else
+			*word++ = **p;
+		(*p)++;
+	}
+	*word = '\0';
+	return true;
+}

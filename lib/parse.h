@@ -85,6 +85,10 @@ void put_printable(FILE *f, const char *s);
 
 /* Trim leading and trailing whitespace in place; returns the start. */
 char *strtrim(char *s);
+/* The next word of a kernel command line at *p into word (room for the whole line),
+ * by the kernel's rules: double quotes may enclose spaces, and are dropped; nothing
+ * is cut. False at the end. */
+bool cmdline_word(const char **p, char *word);
 
 /* snprintf that reports truncation as -ENOSPC. */
 int xsnprintf(char *buf, size_t len, const char *fmt, ...)

@@ -20,12 +20,6 @@ int load_settings(struct ctx *c)
 	int rc;
 
 	settings_init(&c->settings);
-	rc = settings_load_config(&c->settings, c->config, c->config_given);
-	if (rc) {
-		fprintf(stderr, "hugepar: %s: %s\n", c->config, strerror(-rc));
-		return rc;
-	}
-	settings_load_baked(&c->settings);
 	if (!c->cmdline) {
 		rc = path_read(cmdline, sizeof(cmdline), "/proc/cmdline");
 		c->cmdline = rc ? "" : cmdline;
@@ -33,6 +27,16 @@ int load_settings(struct ctx *c)
 			fprintf(stderr, "hugepar: %s/proc/cmdline: %s: not read\n",
 				path_root()[1] ? path_root() : "", path_strerror(rc));
 	}
+	/* the files, then the credentials, then the kernel command line: a later
+	 * setting wins (hugepar.conf(5)) */
+	rc = settings_load_config_at(&c->settings, c->root ? c->root : "", c->config,
+				     c->config_given);
+	if (rc) {
+		fprintf(stderr, "hugepar: %s: %s\n", c->config, strerror(-rc));
+		return rc;
+	}
+	settings_load_baked(&c->settings);
+	settings_load_credentials(&c->settings, c->cmdline);
 	settings_load_cmdline(&c->settings, c->cmdline);
 	return 0;
 }

@@ -33,6 +33,7 @@ struct ctx {
 	const char *command;
 	const char *config;
 	bool config_given;
+	const char *root; /* the settings files under it (apply --root /sysroot) */
 	const char *cmdline; /* NULL: read /proc/cmdline */
 	const char *record_dir;
 	enum hp_format format;

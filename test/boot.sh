@@ -45,7 +45,7 @@ kernel() {
 stage_dracut() {
 	local d m
 	mkdir -p "$B/dracut.conf.d"
-	for d in dracut dracut-test dracut-late; do
+	for d in dracut dracut-test dracut-late dracut-ign; do
 		rm -rf "${B:?}/$d"
 		cp -as /usr/lib/dracut "$B/$d"
 		m=$B/$d/modules.d/$DRACUT_MODULE
@@ -57,6 +57,7 @@ stage_dracut() {
 	[ -x "$TOP/hugepar-test" ] && cp "$TOP/hugepar-test" "$B/dracut-test/modules.d/$DRACUT_MODULE/hugepar"
 	sed -i 's/inst_hook pre-udev 05 /inst_hook pre-pivot 04 /' \
 		"$B/dracut-late/modules.d/$DRACUT_MODULE/module-setup.sh"
+	stage_ignition "$B/dracut-ign/modules.d/30ignition"
 	# busybox as the initramfs's /bin/sh, and nothing else of it. (Its ash runs its
 	# own switch_root applet rather than util-linux's, and that one does not carry
 	# /run over: the record does not survive the switch, dracut-hugepar(7).)
@@ -67,6 +68,43 @@ stage_dracut() {
 check() { require_binaries busybox || return 1; return 255; }
 depends() { return 0; }
 install() { inst "$(find_binary busybox)" /usr/bin/busybox && ln_r /usr/bin/busybox /bin/sh; }
+MOD
+}
+
+# stage_ignition DIR: a stand-in for Ignition's dracut module (named ignition, as
+# Debian's 30ignition is, so that hugepar's module links its unit under it): on a
+# first boot its ignition-files.service writes the operator's files into /sysroot,
+# here a drop-in asking 30 2M pages on node 1, then ignition-complete.target.
+stage_ignition() {
+	mkdir -p "$1"
+	cat >"$1/module-setup.sh" <<'MOD'
+#!/bin/bash
+check() { return 255; }
+depends() { echo systemd; return 0; }
+install() {
+	cat >"$initdir$systemdsystemunitdir/ignition-complete.target" <<'UNIT'
+[Unit]
+Description=Ignition Complete (stand-in)
+Before=initrd.target
+UNIT
+	cat >"$initdir$systemdsystemunitdir/ignition-files.service" <<'UNIT'
+[Unit]
+Description=Ignition (files, stand-in)
+DefaultDependencies=no
+After=initrd-root-fs.target
+Before=ignition-complete.target
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/bin/sh -c 'mkdir -p /sysroot/etc/hugepar.conf.d && echo "pages = 2M:30@1" >/sysroot/etc/hugepar.conf.d/90-ignition.conf'
+UNIT
+	mkdir -p "$initdir$systemdsystemunitdir/initrd.target.wants" \
+		"$initdir$systemdsystemunitdir/ignition-complete.target.wants"
+	ln_r "$systemdsystemunitdir/ignition-complete.target" \
+		"$systemdsystemunitdir/initrd.target.wants/ignition-complete.target"
+	ln_r "$systemdsystemunitdir/ignition-files.service" \
+		"$systemdsystemunitdir/ignition-complete.target.wants/ignition-files.service"
+}
 MOD
 }
 
@@ -106,6 +144,7 @@ make_initramfs() {
 	case $flavour in
 	systemd) mods="systemd systemd-initrd dracut-systemd bash $mods" ;;
 	systemd-test) mods="systemd systemd-initrd dracut-systemd bash $mods" base=$B/dracut-test ;;
+	ignition) mods="systemd systemd-initrd dracut-systemd bash ignition $mods" base=$B/dracut-ign ;;
 	dash) mods="dash $mods" ;;      # the hooks under a strict POSIX shell
 	busybox) mods="busybox-sh $mods" ;; # ... and under busybox ash
 	test) mods="bash $mods" base=$B/dracut-test ;;
@@ -211,6 +250,7 @@ for d in /sys/bus/pci/devices/*; do
 	echo "PCI ${d##*/} $(cat "$d/numa_node")"
 done
 echo "NOTES $(ls /run/hugepar/restore-* 2>/dev/null | wc -l)"
+echo "STALE $(cat /run/hugepar/initramfs-stale 2>/dev/null || echo none)"
 if [ -f /run/hugepar/status.json ]; then
 	echo "RECORD-BEGIN"; cat /run/hugepar/status.json; echo "RECORD-END"
 	/usr/sbin/hugepar status
@@ -674,6 +714,26 @@ extend_case() {
 	left_clean "$n"
 }
 
+# ignition_case SERIES: an Ignition first boot (a stand-in for Ignition's module):
+# the drop-in its files write into /sysroot is taken before the root switch, by
+# hugepar-ignition.service after the initramfs's own run, and the initramfs is
+# marked to be built again
+ignition_case() {
+	local n=$1-ignition up
+	on "$1" || return
+	boot "$n" ignition "$TWO" "rd.hugepar.pages=2M:20@0 $RES" || return
+	expect_eq "pools: the command line's 20 on node 0, the drop-in's 30 on node 1" "$(pools "$n")" "20 30"
+	expect_eq "the record: the drop-in, as the booted system names it" \
+		"$(rec "$n" '.settings.pages[] | select(.origin | startswith("/etc/hugepar.conf.d")) | .entry + " " + .origin')" \
+		"2M:30@1 /etc/hugepar.conf.d/90-ignition.conf:1"
+	expect_eq "... of a run in the initramfs" "$(rec "$n" '[.status, .initramfs] | join(" ")')" "ok true"
+	up=$(line "$n" UPTIME)
+	check "... that ended before the root switch ($(rec "$n" '.started_boot_ms + .duration_ms') ms, the root at ${up%% *} s)" \
+		test "$(rec "$n" '.started_boot_ms + .duration_ms')" -lt "$(echo "${up%% *}" | awk '{ printf "%d", $1 * 1000 }')"
+	check "the initramfs marked to be built again" sh -c "[ '$(line "$n" STALE)' != none ]"
+	left_clean "$n"
+}
+
 # requires: what every boot needs (TESTS=list needs none of it)
 requires() {
 	command -v qemu-system-x86_64 >/dev/null && command -v dracut >/dev/null && [ -x "$TOP/hugepar" ] &&
@@ -774,6 +834,8 @@ for k in $KERNELS; do
 	declare_path "$k" itools-outlived "Linux $k, initramfs-tools: a run stuck past its deadline is stopped by init-bottom" \
 		outlived_case "$k" itools-test
 	[ "$k" = "$FULL" ] && tcase "$k-extend" "Linux $k, dracut with systemd: a 36 s run is not cut short by the unit's 30 s" extend_case "$k"
+	declare_path "$k" ignition "Linux $k, dracut with systemd and a stand-in Ignition: its files' pages before the root switch" \
+		ignition_case "$k"
 done
 # dracut-ng without systemd, on unstable's own kernel, built in a root of unstable
 case " $KERNELS " in *" 7 "*)

@@ -26,6 +26,12 @@ tcase missing-config "--config of a missing file: exit 1, and says so"
 tcase big "counts of 2^64-1 and high bytes: the record reads back"
 tcase status-exit "status exits with the record's status; an unreadable record 4"
 tcase record-dir "a record directory that is a link, a file or open to others is refused"
+tcase credential-smbios "the credential hugepar.conf in an SMBIOS string: taken, its lines named"
+tcase credential-order "the files, then the credential, then the kernel command line: the later wins"
+tcase credential-bad "a credential not base64 is a problem; the files still apply"
+tcase credential-cvm "in a confidential VM the firmware's credential is not taken, and said"
+tcase credential-systemd "the credential systemd passed (CREDENTIALS_DIRECTORY) comes first"
+tcase root "--root DIR: the settings files under DIR, named as the system in DIR names them"
 
 HP=$HP_BIN
 HPT=$HP_TEST_BIN
@@ -383,6 +389,80 @@ t_record_dir() {
 	rm -rf "$OUT/cli-dir"
 	(umask 077 && "$HP" apply --sysroot "$FX" --config /dev/null --record-dir "$OUT/cli-dir/rec" --cmdline "rd.hugepar=0" >/dev/null 2>&1)
 	expect_eq "made under umask 077: 0755" "$(stat -c %a "$OUT/cli-dir/rec")" 755
+}
+
+# credfx NAME LINE...: a two-node fixture with the mkfixture LINEs (smbios11, fwcfg,
+# cpuflags), in $CF
+credfx() {
+	CF=$OUT/fixtures/cli-cred-$1
+	shift
+	printf '%s\n' "sizes 2048 1048576" "node 0 cpus 0-1 mem 8G free 7G" "node 1 cpus 2-3 mem 8G free 7G" "$@" \
+		>"$OUT/cli-cred.desc"
+	"$TOP/test/mkfixture.sh" "$OUT/cli-cred.desc" "$CF"
+}
+# credplan FILTER ARG...: jq's FILTER of hugepar plan --json on $CF
+credplan() {
+	local f=$1
+	shift
+	"$HP" plan --sysroot "$CF" --json "$@" 2>/dev/null | jq -c "$f"
+}
+t_credential_smbios() {
+	credfx smbios 'smbios11 io.systemd.credential:hugepar.conf=pages = 2M:100@1\nthreads = 2'
+	expect_eq "taken, each line named" \
+		"$(credplan '[(.settings.pages[] | .entry + " " + .origin), .settings.threads, .settings.sources]' --config /dev/null --cmdline "")" \
+		'["2M:100@1 credential hugepar.conf (smbios):1",2,["/dev/null","credential hugepar.conf (smbios)"]]'
+	expect_eq "not in the files' digest" \
+		"$(credplan .settings.digest --config /dev/null --cmdline "")" \
+		"$("$HP" plan --sysroot "$FX" --config /dev/null --cmdline "" --json 2>/dev/null | jq -c .settings.digest)"
+}
+t_credential_order() {
+	fx
+	printf '%s\n' "pages = 2M:10" "keep_free = 256M" >"$C"
+	credfx order 'fwcfg hugepar.conf pages = 2M:20@1\nkeep_free = 1G\n' \
+		'smbios11 io.systemd.credential:hugepar.conf=pages = 2M:30'
+	expect_eq "node 0 the file's, node 1 the credential's, keep_free the command line's" \
+		"$(credplan '[[.plan.nodes[].sizes[0].requested], .settings.keep_free]' --config "$C" --cmdline "rd.hugepar.keep_free=2G")" \
+		'[[10,20],"2G"]'
+	expect_eq "fw_cfg comes first; SMBIOS's said" \
+		"$(credplan '[.settings.notices[] | .origin + ": " + .message]' --config "$C" --cmdline "")" \
+		'["credential hugepar.conf (smbios): not read: the one from fw_cfg comes first, as systemd takes it"]'
+}
+t_credential_bad() {
+	credfx bad 'smbios11 io.systemd.credential.binary:hugepar.conf=not*base64'
+	printf 'pages = 2M:10\n' >"$C"
+	"$HP" plan --sysroot "$CF" --config "$C" --cmdline "" >/dev/null 2>"$OUT/cli-cred-bad.err"
+	expect_eq "a problem: exit 64" $? 64
+	expect_eq "said" "$(cat "$OUT/cli-cred-bad.err")" \
+		"hugepar: credential hugepar.conf (smbios): its binary form is not base64: not read"
+	expect_eq "the file applies" "$(credplan '[.plan.nodes[].sizes[0].requested]' --config "$C" --cmdline "")" "[10,10]"
+}
+t_credential_cvm() {
+	credfx cvm 'smbios11 io.systemd.credential:hugepar.conf=pages = 2M:30' 'cpuflags fpu hypervisor sev sev_es'
+	expect_eq "an SEV guest: not taken, said" \
+		"$(credplan '[(.settings.pages | length), (.settings.notices[] | .message)]' --config /dev/null \
+			--cmdline "systemd.set_credential=hugepar.conf:pages=2M:5")" \
+		'[1,"not read: this is an AMD SEV guest (sev), and its firmware is the host'"'"'s, which it does not trust (as systemd does not)"]'
+	expect_eq "the command line's taken there" \
+		"$(credplan '.settings.pages[0].origin' --config /dev/null --cmdline "systemd.set_credential=hugepar.conf:pages=2M:5")" \
+		'"credential hugepar.conf (kernel command line):1"'
+}
+t_credential_systemd() {
+	credfx systemd 'smbios11 io.systemd.credential:hugepar.conf=pages = 2M:30'
+	mkdir -p "$OUT/cli-creds" && printf 'pages = 2M:40\n' >"$OUT/cli-creds/hugepar.conf"
+	expect_eq "systemd's, then SMBIOS's said" \
+		"$(CREDENTIALS_DIRECTORY=$OUT/cli-creds credplan '[.settings.pages[0].origin, (.settings.notices | length)]' --config /dev/null --cmdline "")" \
+		'["credential hugepar.conf (systemd):1",1]'
+}
+t_root() {
+	local r=$OUT/cli-root
+	fx
+	rm -rf "$r" && mkdir -p "$r/etc/hugepar.conf.d"
+	printf 'pages = 2M:10\n' >"$r/etc/hugepar.conf"
+	printf 'pages = 2M:20@1\n' >"$r/etc/hugepar.conf.d/90-ignition.conf"
+	expect_eq "read under it, named without it" \
+		"$(plan --root "$r" --cmdline "" --json 2>/dev/null | jq -c '[.settings.config, [.settings.pages[].origin]]')" \
+		'["/etc/hugepar.conf",["/etc/hugepar.conf:1","/etc/hugepar.conf.d/90-ignition.conf:1"]]'
+	check "apply takes it too; status, plan do not" sh -c "'$HP' apply --help | grep -q -- --root && ! '$HP' status --help | grep -q -- --root"
 }
 
 run_cases

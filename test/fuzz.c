@@ -5,7 +5,9 @@
  * cmdline: a kernel command line, the same way; values: the grammar of setting
  * values; sysfs: the kernel's files (lists, meminfo, buddyinfo, a pid's stat, a
  * number, a PCI address, a release); record: status.json as status, wait and cmdline
- * read it, and the JSON writer's strings read back; restore: a restore note.
+ * read it, and the JSON writer's strings read back; restore: a restore note; creds:
+ * an SMBIOS type 11 entry's bytes and a kernel command line's credentials, each one
+ * found read as settings.
  *
  * Built with clang and libFuzzer, -DFUZZ_TARGET=NAME gives the target NAME's
  * LLVMFuzzerTestOneInput (make fuzz). Built with -DFUZZ_REPLAY, main() feeds files
@@ -21,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "bootparams.h"
+#include "creds.h"
 #include "file.h"
 #include "idset.h"
 #include "json.h"
@@ -299,6 +302,43 @@ static void fuzz_restore(const uint8_t *data, size_t size)
 	free(text);
 }
 
+/* What a credential reader found: its bytes and their NUL, or why not; each one
+ * found then read as a settings file's text, and planned. */
+static void creds_check(struct cred_list *l)
+{
+	for (unsigned i = 0; i < l->n; i++) {
+		struct hp_settings s;
+
+		if (!l->v[i].data) {
+			if (!l->v[i].why[0])
+				abort();
+			continue;
+		}
+		if (l->v[i].len > HP_CRED_MAX || l->v[i].data[l->v[i].len])
+			abort();
+		settings_init(&s);
+		settings_load_text(&s, "credential hugepar.conf (smbios)", l->v[i].data,
+				   l->v[i].len);
+		plan_report(&s);
+		settings_free(&s);
+	}
+	creds_free(l);
+}
+
+static void fuzz_creds(const uint8_t *data, size_t size)
+{
+	struct cred_list l = {0};
+	char *text = text_of(data, size);
+
+	if (creds_smbios_entry((const char *)data, size, HP_CRED_NAME, &l))
+		abort();
+	creds_check(&l);
+	if (creds_cmdline(text, HP_CRED_NAME, &l))
+		abort();
+	creds_check(&l);
+	free(text);
+}
+
 struct fuzz_target {
 	const char *name;
 	void (*run)(const uint8_t *data, size_t size);
@@ -307,6 +347,7 @@ struct fuzz_target {
 static const struct fuzz_target targets[] = {
     {"settings", fuzz_settings}, {"cmdline", fuzz_cmdline}, {"values", fuzz_values},
     {"sysfs", fuzz_sysfs},	 {"record", fuzz_record},   {"restore", fuzz_restore},
+    {"creds", fuzz_creds},
 };
 
 static const struct fuzz_target *target_named(const char *name)

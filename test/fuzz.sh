@@ -18,6 +18,7 @@ tcase values "setting values: every input parsed, counts and shares written as t
 tcase sysfs "the kernel's files: every input parsed, lists and PCI addresses written as they read" t_replay sysfs
 tcase record "status.json: every input read as status, cmdline and status --check read it" t_replay record
 tcase restore "restore notes: every input parsed, a note read only as hugepar writes it" t_replay restore
+tcase creds "credentials: every SMBIOS entry and command line read, each credential planned" t_replay creds
 
 # t_replay TARGET: every file of its corpus run, none faulting; those that do named
 t_replay() {

@@ -80,6 +80,16 @@ make_tree() {
 	mkdir -p "$tree-cloud/etc/cloud/cloud.cfg.d"
 	printf '%s\n' "datasource_list: [NoCloud, None]" "network: {config: disabled}" \
 		>"$tree-cloud/etc/cloud/cloud.cfg.d/90-hugepar-test.cfg"
+	# the Ignition image's: ignition-kargs.service does nothing (Debian's
+	# ignition-kargs-helper is a stub, and upstream's notes for distributors say to
+	# disable the unit then), in the initramfs too
+	rm -rf "$tree-ignition"
+	cp -a "$tree" "$tree-ignition"
+	mkdir -p "$tree-ignition/etc/systemd/system/ignition-kargs.service.d" "$tree-ignition/etc/dracut.conf.d"
+	printf '%s\n' "[Service]" "ExecStart=" "ExecStart=/bin/true" \
+		>"$tree-ignition/etc/systemd/system/ignition-kargs.service.d/50-hugepar-test.conf"
+	echo 'install_items+=" /etc/systemd/system/ignition-kargs.service.d/50-hugepar-test.conf "' \
+		>"$tree-ignition/etc/dracut.conf.d/90-hugepar-test.conf"
 	{
 		cat "$TOP/image/hugepar.conf"
 		echo "keep_free = 512Q"
@@ -126,6 +136,7 @@ image() {
 	fail) once "image-$1" edited fail initramfs-tools on_short_fail ;;
 	fail-dracut) once "image-$1" edited fail-dracut dracut on_short_fail ;;
 	stale) once "image-$1" edited stale initramfs-tools stale_settings ;;
+	creds-cmdline) once "image-$1" edited creds-cmdline initramfs-tools cmdline_credential ;;
 	next) once "image-$1" build next dracut "$TOP/image/hugepar.conf" sid ;;
 	old) once "image-$1" build old initramfs-tools "$TOP/image/hugepar.conf" bookworm ;;
 	broken) once "image-$1" build broken initramfs-tools "$I/broken.conf" ;;
@@ -133,6 +144,10 @@ image() {
 	arm64) once "image-$1" arm64_image ;;
 	cloud) once "image-$1" build cloud initramfs-tools "$TOP/image/hugepar.conf" trixie amd64 \
 		--tree "$I/tree-cloud" --include cloud-init ;;
+	ignition) once "image-$1" build ignition dracut "$TOP/image/hugepar.conf" trixie amd64 \
+		--tree "$I/tree-ignition" --include ignition,dracut-network \
+		--append "ignition.firstboot ignition.platform.id=qemu" ;;
+	ignition-second) once "image-$1" ignition_second ;;
 	kdump) once "image-$1" build kdump initramfs-tools "$TOP/image/hugepar.conf" trixie amd64 \
 		--tree "$I/tree-kdump" --include kdump-tools,makedumpfile --append crashkernel=384M ;;
 	*) once "image-$1" build "$1" "$1" ;;
@@ -169,6 +184,14 @@ on_short_fail() {
 	debugfs -R "cat /boot/grub/grub.cfg" "$2" 2>/dev/null |
 		sed 's|^\(\s*linux .*\)$|\1 rd.hugepar.on_short=fail|' >"$I/$1.grub.cfg"
 	grep -q 'rd.hugepar.on_short=fail' "$I/$1.grub.cfg" || return 1
+	printf '%s\n' "cd /boot/grub" "rm grub.cfg" "write $I/$1.grub.cfg grub.cfg"
+}
+# cmdline_credential NAME FS: GRUB's configuration with the credential hugepar.conf on
+# the kernel's command line (systemd.set_credential=)
+cmdline_credential() {
+	debugfs -R "cat /boot/grub/grub.cfg" "$2" 2>/dev/null |
+		sed 's|^\(\s*linux .*\)$|\1 systemd.set_credential=hugepar.conf:pages=2M:30%|' >"$I/$1.grub.cfg"
+	grep -q 'systemd.set_credential=' "$I/$1.grub.cfg" || return 1
 	printf '%s\n' "cd /boot/grub" "rm grub.cfg" "write $I/$1.grub.cfg grub.cfg"
 }
 # stale_settings NAME FS: the settings drop-in with a share of 30%, not the 40% the
@@ -332,6 +355,8 @@ shape_case() {
 	expect_eq "hugepar status --check" "$(cat "$c/check.rc")" 0
 	expect_eq "no error from hugepar in the journal" "$(grep -c -i hugepar "$c/journal-err")" 0
 	expect_eq "the summary once in the journal" "$(grep -c 'hugepar: [a-z]* in [0-9]* ms on' "$c/journal")" 1
+	expect_eq "no credential: the sources are the image's files" \
+		"$(jq -r '[.settings.sources[] | select(startswith("credential"))] | length' "$c/status.json")" 0
 }
 
 # The failure paths a fleet sees, on each generator's image.
@@ -434,6 +459,110 @@ userdata_case() {
 	expect_eq "the second boot: verify" "$(prop userdata-again hugepar-verify Result)" success
 }
 
+# planned_here CASE: each node's 2M target ("ID COUNT" a line) as hugepar plan gave it
+# in the booted guest, with the settings, credentials and command line the boot had
+planned_here() {
+	jq -r '.plan.nodes[] | .node as $n | .sizes[] | select(.size == "2M") | "\($n) \(.target)"' \
+		"$I/$1/plan.json"
+}
+
+# creds_case CASE IMAGE SOURCE WANT: a boot whose settings come from the credential
+# hugepar.conf (the QEMU options in EXTRA give it): the pools are hugepar plan's in
+# the guest, the record's entry is WANT ("ENTRY ORIGIN") and names the credential's
+# SOURCE
+creds_case() {
+	local name=$1 c=$I/$1
+	boot "$name" "$2" two || return
+	expect_eq "multi-user.target reached" "$(cat "$c/target")" active
+	expect_eq "the record: the credential's entry, and where it came from" \
+		"$(jq -r '.settings.pages[-1] | .entry + " " + .origin' "$c/status.json")" "$4"
+	check "the record's sources name the credential" \
+		jq -e --arg s "credential hugepar.conf ($3)" '.settings.sources | index($s)' "$c/status.json"
+	expect_eq "the plan in the guest reads it too" \
+		"$(jq -r '[.settings.pages[-1].entry, .basis.free_memory] | join(" ")' "$c/plan.json")" "${4%% *} initramfs"
+	planned_here "$name" >"$c/planned-here"
+	expect_eq "each node's pages as hugepar plan gives them with the credential" \
+		"$(nodes "$name" pools)" "$(nodes "$name" planned-here)"
+	expect_eq "the record" "$(jq -r .status "$c/status.json")" ok
+	expect_eq "hugepar-verify.service" "$(prop "$name" hugepar-verify Result)" success
+	expect_eq "no surplus, overcommit back" "$(cat "$c/global")" "0 0"
+}
+# creds_firmware_case: on initramfs-tools (no systemd in the initramfs: hugepar reads
+# the firmware itself), one credential in an SMBIOS type 11 string and another on
+# fw_cfg: the fw_cfg one is taken, as systemd takes it first, and the other said
+creds_firmware_case() {
+	local -a EXTRA=(-smbios "type=11,value=io.systemd.credential:hugepar.conf=pages = 2M:30%"
+		-fw_cfg "name=opt/io.systemd.credentials/hugepar.conf,string=pages = 2M:25%")
+	creds_case creds-firmware initramfs-tools fw_cfg "2M:25% credential hugepar.conf (fw_cfg):1" || return
+	check "the SMBIOS one is said, not taken" jq -e '.settings.notices[] |
+		select(.origin == "credential hugepar.conf (smbios)" and (.message | test("fw_cfg comes first")))' \
+		"$I/creds-firmware/status.json"
+}
+# creds_cmdline_case: the initramfs-tools image with systemd.set_credential= on its
+# kernel command line (GRUB's configuration edited)
+creds_cmdline_case() {
+	creds_case creds-cmdline creds-cmdline "kernel command line" \
+		"2M:30% credential hugepar.conf (kernel command line):1"
+}
+# creds_dracut_case: dracut, systemd in the initramfs: a credential in the binary form
+# of an SMBIOS string, which systemd imports and passes hugepar.service
+# (ImportCredential=), two lines
+creds_dracut_case() {
+	local b64
+	b64=$(printf 'pages = 2M:35%%\nthreads = 2\n' | base64 -w0)
+	local -a EXTRA=(-smbios "type=11,value=io.systemd.credential.binary:hugepar.conf=$b64")
+	creds_case creds-dracut dracut systemd "2M:35% credential hugepar.conf (systemd):1" || return
+	expect_eq "its second line taken too" "$(jq -r .settings.threads "$I/creds-dracut/status.json")" 2
+}
+
+# ignition_second: the Ignition image as its first boot left it (the overlay of the
+# two-node machine), with GRUB's configuration of a later boot: no ignition.firstboot
+ignition_second() {
+	local off
+	qemu-img convert -O raw "$I/ignition-two.qcow2" "$I/ignition-second.img" || return 1
+	off=$(sfdisk -J "$I/ignition-second.img" | jq '.partitiontable.partitions[1].start * 512')
+	debugfs -R "cat /boot/grub/grub.cfg" "$I/ignition-second.img?offset=$off" 2>/dev/null |
+		sed 's/ ignition.firstboot//' >"$I/ignition-second.grub.cfg"
+	grep -q ignition.firstboot "$I/ignition-second.grub.cfg" && return 1
+	printf '%s\n' "cd /boot/grub" "rm grub.cfg" "write $I/ignition-second.grub.cfg grub.cfg" |
+		debugfs -w -f - "$I/ignition-second.img?offset=$off" >"$I/ignition-second.edit" 2>&1 &&
+		ln -sf ignition.img.packages "$I/ignition-second.img.packages"
+}
+# ignition_case: Debian 13's ignition (dracut module 30ignition) on a first boot,
+# its config on fw_cfg (opt/com.coreos/config, Ignition's qemu platform): the drop-in
+# it writes into /sysroot asks 45% of each node; hugepar-ignition.service reserves
+# it before the root switch, the booted system builds the initramfs again, and the
+# second boot, without Ignition, has the same pools from that initramfs
+ignition_case() {
+	local c=$I/ignition-first sw end
+	local LIMIT=1500
+	cp "$TOP/test/image/ignition.ign" "$I/config.ign"
+	local -a EXTRA=(-fw_cfg "name=opt/com.coreos/config,file=$I/config.ign")
+	boot ignition-first ignition two || return
+	expect_eq "multi-user.target reached" "$(cat "$c/target")" active
+	expect_eq "the record: Ignition's drop-in, from a run in the initramfs" \
+		"$(jq -r '[.settings.pages[-1].entry, .settings.pages[-1].origin, .initramfs] | join(" ")' "$c/status.json")" \
+		"2M:45% /etc/hugepar.conf.d/80-ignition.conf:1 true"
+	sw=$(sed -n 's/^\[ *\([0-9.]*\)\].*Switching root.*/\1/p' "$c/journal" | head -n 1 | awk '{ printf "%d", $1 * 1000 }')
+	end=$(jq '.started_boot_ms + .duration_ms' "$c/status.json")
+	check "... which ended ($end ms) before the root switch (${sw:-?} ms)" test "$end" -lt "${sw:-0}"
+	planned_here ignition-first >"$c/planned-here"
+	expect_eq "each node's pages as hugepar plan gives them with the drop-in" \
+		"$(nodes ignition-first pools)" "$(nodes ignition-first planned-here)"
+	expect_eq "hugepar-initramfs.service built the initramfs again" "$(prop ignition-first hugepar-initramfs Result)" success
+	check "it ran" test "$(prop ignition-first hugepar-initramfs ExecMainStartTimestampMonotonic)" -gt 0
+	expect_eq "the booted system: nothing left to apply" "$(grep -c 'applying them now' "$c/journal")" 0
+	boot ignition-second ignition-second two || return
+	c=$I/ignition-second
+	check "the second boot: no Ignition" sh -c "! grep -q ignition.firstboot '$c/cmdline'"
+	expect_eq "the second boot: the same pools, from the initramfs" \
+		"$(nodes ignition-second pools)" "$(nodes ignition-first pools)"
+	expect_eq "the second boot: the drop-in, from the initramfs's own run" \
+		"$(jq -r '[.settings.pages[-1].origin, .initramfs] | join(" ")' "$c/status.json")" \
+		"/etc/hugepar.conf.d/80-ignition.conf:1 true"
+	expect_eq "the second boot: one run" "$(grep -c 'hugepar: [a-z]* in [0-9]* ms on' "$c/journal")" 1
+}
+
 # again_case FLAVOUR: the three-node machine booted twice: the same counts the second
 # time. (Shares are of the installed memory, so they hold from boot to boot; where
 # the floor cuts them, the count follows the free memory at boot, which moves by
@@ -498,6 +627,12 @@ tcase fail-tight "Debian 13, initramfs-tools, on_short=fail on a machine too sma
 	fail_case fail-tight fail
 tcase userdata "Debian 13, cloud-init: user data's settings on the first boot, from the initramfs on the second" \
 	userdata_case
+tcase creds-firmware "Debian 13, initramfs-tools: the credential hugepar.conf on fw_cfg and in SMBIOS: fw_cfg's taken" \
+	creds_firmware_case
+tcase creds-cmdline "Debian 13, initramfs-tools: the credential hugepar.conf in systemd.set_credential=" \
+	creds_cmdline_case
+tcase creds-dracut "Debian 13, dracut (systemd): an SMBIOS credential, binary, through ImportCredential=" \
+	creds_dracut_case
 for s in one two three tight; do
 	st=ok
 	[ "$s" = tight ] && st=partial
@@ -525,6 +660,8 @@ tcase_long broken-two "Debian 13, initramfs-tools: a broken settings file baked 
 tcase_long fail-dracut-tight "Debian 13, dracut, on_short=fail on a machine too small" fail_case fail-dracut-tight fail-dracut
 tcase_long broken-dracut-two "Debian 13, dracut: a broken settings file baked in" broken_case broken-dracut-two broken-dracut
 tcase_long kdump "Debian 13, kdump-tools: a crash; hugepar stands aside in the capture kernel, the dump is saved" kdump_case
+tcase_long ignition "Debian 13, dracut and Ignition: its files' pages before the root switch, then from the initramfs" \
+	ignition_case
 tcase_long arm64-two "Debian 13 for arm64 (TCG), initramfs-tools: two nodes" arm64_case two
 tcase_long arm64-cpuless "Debian 13 for arm64 (TCG), initramfs-tools: four nodes, one without CPUs" arm64_case cpuless
 

@@ -24,6 +24,10 @@
 #   cmdline WORDS...                 /proc/cmdline (default "BOOT_IMAGE=/vmlinuz quiet")
 #   bootid ID                        /proc/sys/kernel/random/boot_id (default: none)
 #   initramfs                        /etc/initrd-release: hugepar runs in an initramfs
+#   smbios11 STRING                  an SMBIOS type 11 entry of one OEM string (the next
+#                                    11-N; printf's escapes: \n, \0 ends a string)
+#   fwcfg NAME TEXT                  a credential on QEMU's fw_cfg (printf's escapes)
+#   cpuflags FLAG...                 /proc/cpuinfo's flags (hypervisor sev: an SEV guest)
 #   sim LINE                         a line of the simulated kernel's machine file,
 #                                    .sim/machine (doc/simulator.md)
 #   pci ADDR node N                  a PCI function (/sys/bus/pci/devices/ADDR) and
@@ -66,9 +70,9 @@ compress() { # ids on stdin -> cpulist
 		END{if (NR) printf "%s%s", o, (s==p?s:s"-"p); print ""}'
 }
 
-page="" orders="" memblock="" sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" bootid="" initrd="" has_mem="" has_cpu="" node_ids=""
-declare -A onr ofree osur over pcinode
-nodes=() simlines=() pcis=() nets=()
+page="" orders="" memblock="" sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" bootid="" initrd="" cpuflags="" has_mem="" has_cpu="" node_ids=""
+declare -A onr ofree osur over pcinode fwcfg
+nodes=() simlines=() pcis=() nets=() smbios=()
 while read -r line; do
 	line=${line%%#*}
 	set -- $line
@@ -83,6 +87,9 @@ while read -r line; do
 	release) release=$2 ;;
 	bootid) bootid=$2 ;;
 	initramfs) initrd=1 ;;
+	smbios11) smbios+=("${line#*smbios11 }") ;;
+	fwcfg) fwcfg[$2]=${line#*fwcfg "$2" } ;;
+	cpuflags) cpuflags=${line#*cpuflags } ;;
 	granule) page=$(kb "$2") orders=$3 ;;
 	memblock) memblock=$(kb "$2") ;;
 	node) nodes+=("${line}") ;;
@@ -178,6 +185,21 @@ if [ -n "$bootid" ]; then
 	mkdir -p "$dir/proc/sys/kernel/random"
 	echo "$bootid" >"$dir/proc/sys/kernel/random/boot_id"
 fi
+# SMBIOS type 11 entries: type 11, length 5, a handle, one string; then the string
+# and the table's two NULs
+i=0
+for str in "${smbios[@]}"; do
+	mkdir -p "$dir/sys/firmware/dmi/entries/11-$i"
+	printf '\013\005\000\000\001%b\000\000' "$str" >"$dir/sys/firmware/dmi/entries/11-$i/raw"
+	i=$((i + 1))
+done
+for n in "${!fwcfg[@]}"; do
+	d=$dir/sys/firmware/qemu_fw_cfg/by_name/opt/io.systemd.credentials/$n
+	mkdir -p "$d"
+	printf '%b' "${fwcfg[$n]}" >"$d/raw"
+	wc -c <"$d/raw" >"$d/size"
+done
+[ -n "$cpuflags" ] && printf 'processor\t: 0\nflags\t\t: %s\n' "$cpuflags" >"$dir/proc/cpuinfo"
 if [ -n "$initrd" ]; then
 	mkdir -p "$dir/etc"
 	echo 'NAME="initramfs"' >"$dir/etc/initrd-release"

@@ -66,6 +66,7 @@ t_build() {
 	expect_eq "conffiles" "$(dpkg-deb --ctrl-tarfile "$DEB" | tar -xO ./conffiles)" /etc/hugepar.conf
 	for f in /usr/sbin/hugepar /etc/hugepar.conf /etc/hugepar.conf.d/ \
 		/usr/lib/dracut/modules.d/$DRACUT_MODULE/module-setup.sh /usr/lib/dracut/modules.d/$DRACUT_MODULE/hugepar.service \
+		/usr/lib/dracut/modules.d/$DRACUT_MODULE/hugepar-ignition.service \
 		/usr/lib/dracut/dracut.conf.d/50-hugepar.conf \
 		/usr/share/initramfs-tools/hooks/hugepar /usr/share/initramfs-tools/scripts/init-premount/hugepar \
 		/usr/share/initramfs-tools/scripts/init-bottom/hugepar /usr/share/man/man8/hugepar.8.gz \

@@ -246,13 +246,15 @@ const struct command command_apply = {
 	     "and one line to the kernel log. The initramfs runs it at every boot; on a\n"
 	     "running system it takes what the settings ask now.\n",
     .options = OPT_SYSROOT | OPT_CONFIG | OPT_CMDLINE | OPT_METHOD | OPT_RECORD_DIR |
-	       OPT_IF_CHANGED,
+	       OPT_IF_CHANGED | OPT_ROOT,
     .examples = " hugepar apply\n"
 		"        the settings now, on this running system (as root)\n"
 		" hugepar apply --cmdline 'rd.hugepar.pages=2M:4096'\n"
 		"        once, with a value that is in no file\n"
 		" hugepar apply --if-changed\n"
-		"        only if the settings files differ from those the boot read\n",
+		"        only if the settings files differ from those the boot read\n"
+		" hugepar apply --root /sysroot --if-changed\n"
+		"        in the initramfs, the root's files (Ignition wrote them)\n",
     .exits = "0 every request met, 64 partial, 1 failed, 75 another apply held the lock",
     .run = cmd_apply,
 };

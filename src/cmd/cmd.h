@@ -26,6 +26,7 @@ enum {
 	OPT_IF_CHANGED = 1 << 8,
 	OPT_FROM = 1 << 9,
 	OPT_NOW = 1 << 10,
+	OPT_ROOT = 1 << 11,
 };
 
 struct command {

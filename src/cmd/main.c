@@ -41,6 +41,8 @@ static const struct {
      "read sysfs and procfs under DIR (default /)"},
     {{"config", required_argument, NULL, 'c'}, 'c', OPT_CONFIG, "FILE",
      "the settings file, then FILE.d/ (default " DEFAULT_CONFIG ")"},
+    {{"root", required_argument, NULL, 'R'}, 0, OPT_ROOT, "DIR",
+     "the settings files under DIR, the root to be (/sysroot)"},
     {{"cmdline", required_argument, NULL, 'k'}, 'k', OPT_CMDLINE, "STRING",
      "rd.hugepar.* keys from STRING, not /proc/cmdline"},
     {{"method", required_argument, NULL, 'm'}, 'm', OPT_METHOD, "METHOD",
@@ -195,6 +197,9 @@ static int take_value(struct ctx *c, const struct command *cmd, int opt, const c
 		break;
 	case 'k':
 		c->cmdline = arg;
+		break;
+	case 'R':
+		c->root = arg;
 		break;
 	case 'm':
 		if (method_parse(arg, &c->method))

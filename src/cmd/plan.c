@@ -30,7 +30,7 @@ const struct command command_plan = {
 	     "memory is what this boot's initramfs found (its record), so that the plan is\n"
 	     "the next boot's; --now takes the memory free now.\n",
     .options = OPT_SYSROOT | OPT_CONFIG | OPT_CMDLINE | OPT_RECORD_DIR | OPT_NOW |
-	       OPT_JSON | OPT_FORMAT,
+	       OPT_JSON | OPT_FORMAT | OPT_ROOT,
     .examples = " hugepar plan\n"
 		"        what the next boot will do with the settings as they are now\n"
 		" hugepar plan --cmdline 'rd.hugepar.pages=1G:16@0,1 2M:50%'\n"

@@ -99,10 +99,20 @@ void settings_load_text(struct hp_settings *s, const char *name, char *text,
 /* Read FILE, then FILE.d/ (*.conf, in name order). A missing FILE is fine unless
  * 'required' (given on the command line): then it is -ENOENT. */
 int settings_load_config(struct hp_settings *s, const char *file, bool required);
+/* The same under root (the root file system to be, /sysroot, seen from the
+ * initramfs): root+FILE and its .d read, known by their names without root, as the
+ * system that root holds will read them (the record, the digest). */
+int settings_load_config_at(struct hp_settings *s, const char *root, const char *file,
+			    bool required);
 /* The rd.hugepar keys dracut bakes into an initramfs (dracut --kernel-cmdline):
  * /etc/cmdline and /etc/cmdline.d/ *.conf under the path layer's root, as dracut's
  * own getarg reads them, before the running kernel's command line. */
 void settings_load_baked(struct hp_settings *s);
+/* The credential hugepar.conf, a settings file's text, where the platform gives it
+ * (creds.h), named "credential hugepar.conf (SOURCE)"; the others systemd would not
+ * take are notices, and one that cannot be read a problem. cmdline: the kernel's,
+ * for its systemd.set_credential= words. */
+void settings_load_credentials(struct hp_settings *s, const char *cmdline);
 /* Take the rd.hugepar keys of a kernel command line. */
 void settings_load_cmdline(struct hp_settings *s, const char *cmdline);
 void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,

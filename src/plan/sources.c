@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "creds.h"
 #include "file.h"
 #include "keys.h"
 #include "parse.h"
@@ -55,16 +56,13 @@ static void config_line(struct hp_settings *s, char *l, const char *origin)
 	settings_set(s, strtrim(l), strtrim(eq + 1), origin, false);
 }
 
-void settings_load_text(struct hp_settings *s, const char *name, char *text,
-			size_t len)
+/* The lines of a settings file's text, named NAME:LINE. */
+static void load_lines(struct hp_settings *s, const char *name, char *text, size_t len)
 {
 	char *line, origin[4200];
 	unsigned lineno = 0;
 
 	settings_add_source(s, name);
-	/* the name as read, and the bytes: the initramfs holds the same files */
-	s->digest = fnv1a64(s->digest, name, strlen(name) + 1);
-	s->digest = fnv1a64(s->digest, text, len);
 	for (line = text; line < text + len;) {
 		char *nl = memchr(line, '\n', text + len - line),
 		     *end = nl ? nl : text + len;
@@ -81,17 +79,56 @@ void settings_load_text(struct hp_settings *s, const char *name, char *text,
 	}
 }
 
-int settings_load_file(struct hp_settings *s, const char *file)
+void settings_load_text(struct hp_settings *s, const char *name, char *text,
+			size_t len)
 {
-	char *text;
-	size_t len;
-	int rc = read_settings_file(s, file, file, &text, &len);
+	/* the name as read, and the bytes: the initramfs holds the same files */
+	s->digest = fnv1a64(s->digest, name, strlen(name) + 1);
+	s->digest = fnv1a64(s->digest, text, len);
+	load_lines(s, name, text, len);
+}
 
-	if (rc)
-		return rc;
-	settings_load_text(s, file, text, len);
-	free(text);
-	return 0;
+/* One credential of the list: its text read as a settings file's (not in the files'
+ * digest: it is no file the initramfs copies), or why not, or why not this one. */
+static void load_credential(struct hp_settings *s, struct cred *c, const char *taken,
+			    const char *confidential)
+{
+	char origin[96];
+
+	snprintf(origin, sizeof(origin), "credential %s (%s)", HP_CRED_NAME,
+		 cred_source_name(c->source));
+	if (!c->data)
+		settings_problem(s, origin, "", "", "%s: not read", c->why);
+	else if (c->untrusted)
+		settings_notice(s, origin, "", "",
+				"not read: this is %s, and its firmware is the host's, "
+				"which it does not trust (as systemd does not)",
+				confidential);
+	else if (taken)
+		settings_notice(s, origin, "", "",
+				"not read: the one from %s comes first, as systemd takes "
+				"it",
+				taken);
+	else
+		load_lines(s, origin, c->data, c->len);
+}
+
+void settings_load_credentials(struct hp_settings *s, const char *cmdline)
+{
+	struct cred_list l;
+	const char *taken = NULL;
+
+	if (creds_find(HP_CRED_NAME, cmdline, &l)) {
+		s->failed = true;
+		creds_free(&l);
+		return;
+	}
+	for (unsigned i = 0; i < l.n; i++) {
+		load_credential(s, &l.v[i], taken, l.confidential);
+		if (!taken && l.v[i].data && !l.v[i].untrusted)
+			taken = cred_source_name(l.v[i].source);
+	}
+	creds_free(&l);
 }
 
 static int conf_filter(const struct dirent *de)
@@ -101,25 +138,53 @@ static int conf_filter(const struct dirent *de)
 	return de->d_name[0] != '.' && n > 5 && strcmp(de->d_name + n - 5, ".conf") == 0;
 }
 
-int settings_load_config(struct hp_settings *s, const char *file, bool required)
+/* A settings file at root+name, known by its name. */
+static int load_file_at(struct hp_settings *s, const char *root, const char *name)
+{
+	char *text, *path = NULL;
+	size_t len;
+	int rc;
+
+	if (asprintf(&path, "%s%s", root, name) < 0)
+		return -ENOMEM;
+	rc = read_settings_file(s, path, name, &text, &len);
+	free(path);
+	if (rc)
+		return rc;
+	settings_load_text(s, name, text, len);
+	free(text);
+	return 0;
+}
+
+int settings_load_file(struct hp_settings *s, const char *file)
+{
+	return load_file_at(s, "", file);
+}
+
+int settings_load_config_at(struct hp_settings *s, const char *root, const char *file,
+			    bool required)
 {
 	struct dirent **list;
-	char *dir;
+	char *dir, *at;
 	int n, rc;
 
 	free(s->config);
 	s->config = strdup(file);
-	rc = settings_load_file(s, file);
+	rc = load_file_at(s, root, file);
 	if (rc == -ENOENT && required)
 		return rc;
 	if (asprintf(&dir, "%s.d", file) < 0)
 		return -ENOMEM;
-	n = scandir(dir, &list, conf_filter, alphasort);
+	if (asprintf(&at, "%s%s", root, dir) < 0) {
+		free(dir);
+		return -ENOMEM;
+	}
+	n = scandir(at, &list, conf_filter, alphasort);
 	for (int i = 0; i < n; i++) {
 		char *p;
 
 		if (asprintf(&p, "%s/%s", dir, list[i]->d_name) >= 0) {
-			settings_load_file(s, p);
+			load_file_at(s, root, p);
 			free(p);
 		}
 		free(list[i]);
@@ -129,30 +194,14 @@ int settings_load_config(struct hp_settings *s, const char *file, bool required)
 	else if (errno != ENOENT)
 		settings_problem(s, dir, "", "", "cannot read the directory: %s",
 				 strerror(errno));
+	free(at);
 	free(dir);
 	return 0;
 }
 
-/* The next word of a kernel command line at *p into word, by the kernel's rules:
- * double quotes may enclose spaces, and are dropped; nothing is cut. False at the
- * end. */
-static bool next_word(const char **p, char *word)
+int settings_load_config(struct hp_settings *s, const char *file, bool required)
 {
-	bool quoted = false;
-
-	while (isspace((unsigned char)**p))
-		(*p)++;
-	if (!**p)
-		return false;
-	while (**p && (quoted || !isspace((unsigned char)**p))) {
-		if (**p == '"')
-			quoted = !quoted;
-		else
-			*word++ = **p;
-		(*p)++;
-	}
-	*word = '\0';
-	return true;
+	return settings_load_config_at(s, "", file, required);
 }
 
 /*
@@ -171,7 +220,7 @@ static void pages_words(struct hp_settings *s, const char **p, char *list,
 		const char *q = *p;
 		size_t n = strlen(list);
 
-		if (!next_word(&q, word) || strchr(word, '=') || !strcmp(word, "--") ||
+		if (!cmdline_word(&q, word) || strchr(word, '=') || !strcmp(word, "--") ||
 		    !(value_starts_entry(word) || (n && list[n - 1] == ',')))
 			break;
 		list[n] = ' ';
@@ -199,7 +248,7 @@ void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 		s->failed = true;
 		return;
 	}
-	while (next_word(&p, word)) {
+	while (cmdline_word(&p, word)) {
 		char *eq;
 
 		if (strcmp(word, "--") == 0)

@@ -31,6 +31,10 @@ done >"$r/pools"
 echo "$(cat /proc/sys/vm/nr_overcommit_hugepages) $(cat /sys/kernel/mm/hugepages/hugepages-2048kB/surplus_hugepages)" >"$r/global"
 /usr/local/sbin/hugepar-capture >"$r/capture" 2>&1
 cp /run/hugepar/status.json "$r/status.json" 2>/dev/null
+# the next boot's plan, as the booted system gives it: the same settings files,
+# credentials (SMBIOS, fw_cfg: their modules loaded) and command line
+modprobe -a -q dmi_sysfs qemu_fw_cfg 2>/dev/null
+hugepar plan --json >"$r/plan.json" 2>"$r/plan.err"
 hugepar status >"$r/status.txt" 2>&1
 echo $? >"$r/status.rc"
 hugepar status --check >"$r/check.txt" 2>&1
