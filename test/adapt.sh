@@ -40,12 +40,21 @@ machine_file() {
 	if [ -f "$FX/$1.desc" ]; then echo "$FX/$1.desc"; else echo "$TOP/test/machines/$1.desc"; fi
 }
 
+# template NAME: the machine's fixture, made once ($FX/NAME.fixture); each run
+# starts from a copy of it (mkfixture.sh takes seconds for 64 nodes, a copy
+# milliseconds)
+template() {
+	rm -rf "$FX/$1.fixture"
+	"$TOP/test/mkfixture.sh" "$(machine_file "$1")" "$FX/$1.fixture"
+}
+
 # sim_run NAME THREADS TAG PAGES [SIZE [MACHINE-LINE]]: one run on a fresh fixture
 # (with a line added to its machine file), its record kept as $FX/NAME.TAG.json
 sim_run() {
 	local m=$FX/$1.$3
 	rm -rf "$m"
-	"$TOP/test/mkfixture.sh" "$(machine_file "$1")" "$m" || return 1
+	once "fixture-$1" template "$1" || return 1
+	cp -a "$FX/$1.fixture" "$m" || return 1
 	[ -z "${6:-}" ] || echo "$6" >>"$m/.sim/machine"
 	HUGEPAR_SIM_CLOCK=virtual "$HP" --sysroot "$m" --simulate apply --config /dev/null \
 		-d "$m/rec" --method=parallel \

@@ -107,11 +107,14 @@ short_enough() {
 }
 # run_case NAME: the case NAME, or its skip when it is long and this run is not
 run_case() {
+	local start=$SECONDS
 	CASE=$1
 	if ! short_enough "$1"; then
 		skip "a long case, in make check-all"
 	else
 		eval "${TC_CALL[$1]}"
+		# its time, for run.sh's list of the slowest cases (not a check)
+		printf '%s\t%s:%s\n' "$((SECONDS - start))" "$(basename "$0" .sh)" "$1" >>"$OUT/case-times.tsv"
 	fi
 	CASE=""
 }

@@ -121,6 +121,7 @@ early() {
 }
 
 : >"$OUT/failed.txt"
+: >"$OUT/case-times.tsv"
 TIMES=""
 [ -n "${HUGEPAR_SKIP_FRESH:-}" ] || early fresh 3000 test/fresh.sh
 SAN=build/hugepar-san
@@ -168,6 +169,12 @@ fi
 [ -n "$LIST" ] && exit 0
 # each suite's time, in seconds
 [ -n "$TIMES" ] && echo "== times (s):$TIMES"
+# and the slowest cases (test/lib.sh's run_case notes each; the fresh roots' own
+# suites, and cases run side by side, are counted whole)
+if [ -s "$OUT/case-times.tsv" ]; then
+	echo "== slowest cases (s):$(sort -rn "$OUT/case-times.tsv" | head -n 12 |
+		awk -F '\t' '{ printf " %s %s", $2, $1 }')"
+fi
 if [ -s "$OUT/failed.txt" ] || [ "$FAILED" != 0 ]; then
 	echo "== failed:"
 	cat "$OUT/failed.txt"
