@@ -263,6 +263,7 @@ deps:
 	@scripts/fetch-kernel.sh $(BUILD)/kernels 6.1 >/dev/null
 	@scripts/fetch-kernel.sh $(BUILD)/kernels 6.12 >/dev/null
 	@scripts/fetch-kernel.sh $(BUILD)/kernels 7 >/dev/null
+	@scripts/fetch-promtool.sh $(BUILD)/promtool >/dev/null
 
 # The binary, the dracut module and the dracut setting that adds it to every
 # initramfs, the initramfs-tools hooks, /etc/hugepar.conf (only when there is none),

@@ -18,13 +18,15 @@ tcase missing "a textfile collector without hugepar's gauges: HugeparRecordMissi
 tcase stale "a record of a run an hour before the boot: HugeparRecordStale; 2 minutes: none"
 
 RULES=$TOP/config/hugepar-alerts.rules.yml
+# Debian's promtool, fetched by make deps (not the prometheus package installed)
+PROMTOOL=${PROMTOOL:-$TOP/build/promtool/promtool}
 D=$OUT/alerts
 HOST=host1:9100
 # node_exporter's gauges that the rules may read beside hugepar's
 NODE_GAUGES=(node_boot_time_seconds node_textfile_mtime_seconds node_textfile_scrape_error)
 
 requires() {
-	command -v promtool >/dev/null || { echo "no promtool (Debian's prometheus: make deps)"; return 1; }
+	[ -x "$PROMTOOL" ] || { echo "no $PROMTOOL (make deps: scripts/fetch-promtool.sh)"; return 1; }
 	/usr/bin/python3 -c "import prometheus_client" 2>/dev/null ||
 		{ echo "no python3-prometheus-client (make deps)"; return 1; }
 }
@@ -68,7 +70,7 @@ alerts() {
 		fail "test/promtool-test.py: $(tail -n 1 "$D/$1.promtool")"
 		return
 	fi
-	if promtool test rules "$t" >"$D/$1.promtool" 2>&1; then
+	if "$PROMTOOL" test rules "$t" >"$D/$1.promtool" 2>&1; then
 		pass "promtool test rules: $3"
 	else
 		fail "promtool test rules: $3 (see $D/$1.promtool)"
@@ -149,7 +151,7 @@ exp_stale() {
 
 t_rules() {
 	local names want
-	check "promtool check rules" sh -c "promtool check rules '$RULES' >'$D/check.out' 2>&1"
+	check "promtool check rules" sh -c "'$PROMTOOL' check rules '$RULES' >'$D/check.out' 2>&1"
 	apply rules "" --cmdline "rd.hugepar.pages=2M:100,1G:1@1" && prom rules
 	want=$(sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' "$D/rules.prom")
 	names=$(grep -E 'expr:|\| query' "$RULES" | grep -oE '(hugepar|node)_[a-z_]+' | sort -u)
