@@ -129,7 +129,11 @@ t_install() {
 		check "hugepar-verify.service enabled" systemctl -q is-enabled hugepar-verify.service
 		check "hugepar-initramfs.service enabled" systemctl -q is-enabled hugepar-initramfs.service
 	fi
-	if mkinitramfs -o "$P/initrd-itools.img" "$KVER" >"$P/mkinitramfs.log" 2>&1; then
+	# (with the machine's initramfs.conf but MODULES=list: the kernel's modules take
+	# most of a build, 67 s of 72 here, and tell nothing of the hooks)
+	mkdir -p "$P/itools-conf/scripts"
+	sed 's/^MODULES=.*/MODULES=list/' /etc/initramfs-tools/initramfs.conf >"$P/itools-conf/initramfs.conf"
+	if mkinitramfs -d "$P/itools-conf" -o "$P/initrd-itools.img" "$KVER" >"$P/mkinitramfs.log" 2>&1; then
 		lsinitramfs "$P/initrd-itools.img" >"$P/itools.list"
 		for f in usr/sbin/hugepar scripts/init-premount/hugepar scripts/init-bottom/hugepar etc/hugepar.conf; do
 			check "mkinitramfs through the installed hook: $f" grep -qx "$f" "$P/itools.list"
@@ -138,8 +142,9 @@ t_install() {
 		fail "mkinitramfs (see $P/mkinitramfs.log)"
 	fi
 	# dracut takes the module from the package's dracut.conf.d file, unasked, as
-	# initramfs-tools takes its hooks; --omit leaves it out
-	if dracut --quiet --force --no-hostonly "$P/initrd-dracut.img" "$KVER" >"$P/dracut.log" 2>&1; then
+	# initramfs-tools takes its hooks; --omit leaves it out (uncompressed: 33 s
+	# instead of 81 here, the same files)
+	if dracut --quiet --force --no-hostonly --no-compress "$P/initrd-dracut.img" "$KVER" >"$P/dracut.log" 2>&1; then
 		lsinitrd "$P/initrd-dracut.img" >"$P/dracut.list" 2>/dev/null
 		for f in usr/sbin/hugepar etc/hugepar.conf; do
 			check "dracut, with nothing written for hugepar: $f" grep -q " $f$" "$P/dracut.list"
