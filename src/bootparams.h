@@ -9,10 +9,13 @@
 #include "record.h"
 #include "topology.h"
 
-/* hugepagesz=/hugepages= pairs for the plan's targets, largest size first (the
- * kernel allocates in command-line order; gigantic pages want memory first). */
+/* hugepagesz=/hugepages= pairs for the plan's pools, largest size first (the kernel
+ * allocates in command-line order; gigantic pages want memory first): each cell's
+ * target, or where free memory or keep_free capped it, its request within the
+ * node's installed memory less keep_free (kparams_boot_counts()). */
 void bootparams_from_plan(FILE *f, const struct hp_topology *t, const struct hp_plan *p);
-/* The same for what a record's run achieved. Returns -EINVAL for a record without
- * pools. */
+/* The same for the pools a record's run was asked for, as its plan had them (the
+ * settings that run read: the initramfs's copies). Returns -EINVAL for a record
+ * without pools. */
 int bootparams_from_record(FILE *f, const struct hp_record *r);
 #endif

@@ -13,6 +13,7 @@ tcase nothing "plan with nothing configured says so, and what it read"
 tcase stale "status warns when the settings files changed since the run"
 tcase if-changed "apply --if-changed: only when the files are not the record's; then the stale mark"
 tcase cmdline "the kernel command line from a record and from a plan"
+tcase cmdline-capped "cmdline after a free-memory cap: the request, keep_free of MemTotal, plan and record"
 tcase prometheus "status --format=prometheus parses, with the run's and cells' values"
 tcase check "status --check: exit 0 as recorded, 65 when pages were lost since"
 tcase capped "a run the floor capped: status partial, --check of its pools passes"
@@ -215,6 +216,28 @@ t_cmdline() {
 	expect_eq "from the plan" \
 		"$("$HP" cmdline --sysroot "$FX" --config /dev/null --cmdline "rd.hugepar.pages=2M:64G@0,1G:16@1")" \
 		"hugepagesz=1G hugepages=1:16 hugepagesz=2M hugepages=0:32768"
+}
+# Free memory capped node 1 at 256 of 3000 pages (1 GiB free, 512M kept free): the
+# kernel parameters ask for the 3000, which its 8 GiB less 512M hold; with 7.5 GiB
+# kept free, what that leaves (256 pages). The plans first: the run changes the
+# fixture's pools.
+t_cmdline_capped() {
+	local d=$OUT/cli-cap fx=$OUT/fixtures/cli-cap asked="rd.hugepar.pages=2M:3000 rd.hugepar.keep_free=512M"
+	printf '%s\n' "sizes 2048 1048576" "release 6.12.0" "node 0 cpus 0-1 mem 8G free 7G" \
+		"node 1 cpus 2-3 mem 8G free 1G" >"$OUT/cli-cap.desc"
+	"$TOP/test/mkfixture.sh" "$OUT/cli-cap.desc" "$fx"
+	expect_eq "from the plan: the request" \
+		"$("$HP" cmdline --sysroot "$fx" --config /dev/null --cmdline "$asked" -d "$OUT/none" --now)" \
+		"hugepagesz=2M hugepages=0:3000,1:3000"
+	expect_eq "keep_free of MemTotal still applied" \
+		"$("$HP" cmdline --sysroot "$fx" --config /dev/null -d "$OUT/none" --now \
+			--cmdline "rd.hugepar.pages=2M:3000@1 rd.hugepar.keep_free=7680M")" "hugepagesz=2M hugepages=1:256"
+	rm -rf "$d"
+	"$HPT" --sysroot "$fx" --simulate apply --config /dev/null -d "$d" --cmdline "$asked" >/dev/null 2>&1
+	expect_eq "the run: node 1 capped by free memory" \
+		"$(jq -r '.nodes[1].sizes[0] | "\(.requested) \(.target) \(.cause)"' "$d/status.json")" "3000 256 free_memory"
+	expect_eq "from the record: the request" "$("$HPT" --sysroot "$fx" cmdline --from record -d "$d")" \
+		"hugepagesz=2M hugepages=0:3000,1:3000"
 }
 t_prometheus() {
 	fxs

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cmdline.c - hugepar cmdline: the kernel parameters that reserve the same pools at
- * boot. */
+/* cmdline.c - hugepar cmdline: the kernel parameters that reserve the pools asked for
+ * at boot. */
 #include <errno.h>
 #include <stdio.h>
 
 #include "bootparams.h"
 #include "cmd.h"
 
-/* The kernel command line that would reserve the same pools at boot. */
+/* The kernel command line that would reserve the pools asked for at boot. */
 int cmd_cmdline(struct ctx *c)
 {
 	struct hp_record r;
@@ -33,17 +33,21 @@ int cmd_cmdline(struct ctx *c)
 
 const struct command command_cmdline = {
     .name = "cmdline",
-    .summary = "print the kernel command line for the same pools",
-    .about = "Print the kernel's own boot parameters (hugepagesz= hugepages=N:M,...) that\n"
-	     "reserve the planned pools at boot, largest size first, or with --from=record\n"
-	     "those the last run achieved: for 1G pages that a fragmented node cannot give\n"
-	     "at run time, or to compare.\n",
-    .options = OPT_SYSROOT | OPT_CONFIG | OPT_CMDLINE | OPT_RECORD_DIR | OPT_FROM |
-	       OPT_NOW,
+    .summary = "print the kernel command line for the pools asked for",
+    .about =
+	"Print the kernel's own boot parameters (hugepagesz= hugepages=N:M,...) that\n"
+	"reserve the pools asked for at boot, largest size first: each node's target,\n"
+	"and where the free memory of a run or keep_free capped a node, its request,\n"
+	"keeping keep_free of the node's installed memory (MemTotal). --from=plan\n"
+	"(default): the settings as they are now; --from=record: those the last run\n"
+	"read (the initramfs's copies), as its record has them. For pages a node's free\n"
+	"memory or fragments cannot give at run time.\n",
+    .options =
+	OPT_SYSROOT | OPT_CONFIG | OPT_CMDLINE | OPT_RECORD_DIR | OPT_FROM | OPT_NOW,
     .examples = " hugepar cmdline\n"
-		"        the parameters for the plan\n"
+		"        the parameters for the settings as they are now\n"
 		" hugepar cmdline --from=record\n"
-		"        those for what the boot achieved\n",
+		"        those for what the boot's run was asked\n",
     .exits = "0, 64 a setting was bad, 1 the machine could not be read, 3 no record, 4 a "
 	     "record without pools",
     .run = cmd_cmdline,

@@ -59,7 +59,7 @@ static const struct {
     {{"if-changed", no_argument, NULL, 'I'}, 0, OPT_IF_CHANGED, NULL,
      "only if the settings files changed since the run"},
     {{"from", required_argument, NULL, 'F'}, 0, OPT_FROM, "WHAT",
-     "plan (default), or record: the pools achieved"},
+     "plan (default), or record: what the last run was asked"},
     {{"help", no_argument, NULL, 'h'}, 'h', 0, NULL, "display this help"},
     {{"version", no_argument, NULL, 'V'}, 'V', 0, NULL, "display version"},
 #ifdef HUGEPAR_TESTING

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "kparams.h"
+#include "macros.h"
 #include "parse.h"
 
 void kparams_put(FILE *f, const struct kparams_row *r, bool numa, bool *first)
@@ -31,6 +32,25 @@ void kparams_put(FILE *f, const struct kparams_row *r, bool numa, bool *first)
 		if (r->pages[i])
 			fprintf(f, "%s%u:%llu", k++ ? "," : "", r->ids[i],
 				(unsigned long long)r->pages[i]);
+}
+
+void kparams_boot_counts(const struct kparams_node *nd, uint64_t *out)
+{
+	uint64_t room = nd->mem_total > nd->keep_free ? nd->mem_total - nd->keep_free : 0;
+
+	for (unsigned z = nd->nsizes; z-- > 0;) {
+		uint64_t psz = nd->kb[z] * 1024, n = nd->target[z], bytes;
+
+		if (nd->asked[z] && nd->requested[z] > n) {
+			uint64_t fit = psz ? room / psz : 0;
+
+			n = MAX(n, MIN(nd->requested[z], fit));
+		}
+		out[z] = n;
+		if (!mul_u64(n, psz, &bytes))
+			bytes = UINT64_MAX;
+		room = room > bytes ? room - bytes : 0;
+	}
 }
 
 char *kparams_boot_route(const struct hp_topology *t, const struct hp_plan *p,

@@ -19,6 +19,23 @@ struct kparams_row {
 	uint64_t pages[HP_MAX_NODES];
 };
 
+/* One node's cells, as the kernel's boot-time allocation is to get them. */
+struct kparams_node {
+	uint64_t mem_total; /* bytes (MemTotal) */
+	uint64_t keep_free; /* bytes the node keeps free */
+	unsigned nsizes;
+	const uint64_t *kb; /* each size's page size, ascending */
+	const bool *asked;  /* an entry names this node and size */
+	const uint64_t *requested, *target;
+};
+
+/* The pages the kernel is to reserve at boot for each size of one node, in out[]:
+ * the target; but where the plan capped a cell below its request (free memory or
+ * keep_free at the run), the request, within the node's installed memory less
+ * keep_free, largest size first: the kernel reserves before memory is handed out,
+ * so the free memory of a run does not bound it. */
+void kparams_boot_counts(const struct kparams_node *nd, uint64_t *out);
+
 /* One size: "hugepagesz=2M hugepages=0:512,1:512" (no node form with one node or
  * without NUMA), after a space unless *first; nothing for empty pools. */
 void kparams_put(FILE *f, const struct kparams_row *r, bool numa, bool *first);

@@ -174,3 +174,50 @@ UNIT_TEST(boot_route, "the kernel's own route for gigantic pages short at run ti
 	CHECK(s && strcmp(s, "hugepagesz=1G hugepages=0:10") == 0);
 	free(s);
 }
+
+/* The counts the kernel is to get for one node of 2M and 1G pages. */
+static void counts(uint64_t mem_total, uint64_t keep_free, const bool *asked,
+		   const uint64_t *req, const uint64_t *target, uint64_t *out)
+{
+	static const uint64_t kb[2] = {2048, 1048576};
+	struct kparams_node nd = {.mem_total = mem_total, .keep_free = keep_free,
+				  .nsizes = 2, .kb = kb, .asked = asked,
+				  .requested = req, .target = target};
+
+	kparams_boot_counts(&nd, out);
+}
+
+#define GIB (UINT64_C(1) << 30)
+
+UNIT_TEST(boot_counts, "a capped cell's request for the kernel, within MemTotal less keep_free")
+{
+	uint64_t out[2];
+
+	/* free memory capped 3000 pages at 256 on an 8 GiB node: the request */
+	counts(8 * GIB, 512 << 20, (bool[]){true, false}, (uint64_t[]){3000, 0},
+	       (uint64_t[]){256, 0}, out);
+	CHECK(out[0] == 3000 && out[1] == 0);
+	/* keep_free is of MemTotal: 8 GiB less 2 GiB holds 3072 2M pages */
+	counts(8 * GIB, 2 * GIB, (bool[]){true, false}, (uint64_t[]){5000, 0},
+	       (uint64_t[]){256, 0}, out);
+	CHECK(out[0] == 3072);
+	/* largest size first: 4 1G pages leave 3 GiB of 7 for 2M pages */
+	counts(8 * GIB, 1 * GIB, (bool[]){true, true}, (uint64_t[]){5000, 4},
+	       (uint64_t[]){100, 1}, out);
+	CHECK(out[1] == 4 && out[0] == 1536);
+	/* a cell met, or not asked, keeps its target (a larger pool grow mode kept) */
+	counts(8 * GIB, 0, (bool[]){true, false}, (uint64_t[]){100, 0},
+	       (uint64_t[]){300, 2}, out);
+	CHECK(out[0] == 300 && out[1] == 2);
+	/* never below the target, even where keep_free leaves no room */
+	counts(1 * GIB, 2 * GIB, (bool[]){true, false}, (uint64_t[]){400, 0},
+	       (uint64_t[]){10, 0}, out);
+	CHECK(out[0] == 10);
+	/* a node without memory: what it has (nothing) */
+	counts(0, 0, (bool[]){true, true}, (uint64_t[]){64, 1}, (uint64_t[]){0, 0}, out);
+	CHECK(out[0] == 0 && out[1] == 0);
+	/* a request of 2^64-1 pages: what fits, no overflow */
+	counts(UINT64_MAX, 0, (bool[]){true, true}, (uint64_t[]){UINT64_MAX, UINT64_MAX},
+	       (uint64_t[]){1, 1}, out);
+	CHECK(out[1] == UINT64_MAX / GIB && out[0] == (UINT64_MAX % GIB) / (2 << 20));
+}
