@@ -19,7 +19,7 @@ DOCDIR      ?= $(PREFIX)/share/doc/hugepar
 DESTDIR     ?=
 # What the man pages point to.
 DOCS        := doc/record.md doc/threads.md doc/engine.md doc/kernel-notes.md doc/services.md \
-	       doc/credentials.md
+	       doc/credentials.md doc/setters.md
 ITOOLS      := hooks/hugepar scripts/init-premount/hugepar scripts/init-bottom/hugepar
 MANS        := doc/hugepar.8 doc/hugepar.conf.5 doc/dracut-hugepar.7 doc/hugepar-initramfs-tools.7
 

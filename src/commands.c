@@ -4,6 +4,7 @@
  * a crash capture kernel, and the exit code of a status. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -13,6 +14,7 @@
 #include "path.h"
 #include "report.h"
 #include "resolve.h"
+#include "setfiles.h"
 
 int load_settings(struct ctx *c)
 {
@@ -75,6 +77,39 @@ int load_machine(struct ctx *c)
 	if (rc)
 		fprintf(stderr, "hugepar: cannot make the plan: %s\n", strerror(-rc));
 	return rc;
+}
+
+void load_setters(struct ctx *c, const struct hp_result *res)
+{
+	const struct hp_topology *t = &c->topo;
+	size_t cells = (size_t)t->nnodes * t->nsizes;
+	struct setfiles *f = calloc(1, sizeof(*f));
+	uint64_t *pages = calloc(cells ? cells : 1, sizeof(*pages)), kb[HP_MAX_SIZES];
+	unsigned *ids = calloc(t->nnodes ? t->nnodes : 1, sizeof(*ids));
+	struct setters_pools p = {.nnodes = t->nnodes,
+				  .nsizes = t->nsizes,
+				  .ids = ids,
+				  .kb = kb,
+				  .pages = pages,
+				  .default_kb = t->default_kb,
+				  .exact = c->settings.mode == HP_MODE_EXACT};
+
+	memset(&c->setters, 0, sizeof(c->setters));
+	if (f && pages && ids && setfiles_read(f, c->root) == 0) {
+		for (unsigned z = 0; z < t->nsizes; z++)
+			kb[z] = t->sizes[z].kb;
+		for (unsigned n = 0; n < t->nnodes; n++) {
+			ids[n] = t->nodes[n].id;
+			for (unsigned z = 0; z < t->nsizes; z++)
+				pages[n * t->nsizes + z] =
+				    res ? res->cells[n * t->nsizes + z].achieved
+					: plan_cell(&c->plan, n, z)->target;
+		}
+		setters_judge(f, c->cmdline, &p, &c->setters);
+	}
+	free(f);
+	free(pages);
+	free(ids);
 }
 
 /* The record's node of an id, or NULL. */

@@ -11,6 +11,7 @@
 #include "report.h"
 #include "result.h"
 #include "settings.h"
+#include "setters.h"
 #include "topology.h"
 
 /* In the record directory, after `apply --if-changed` took settings files that the
@@ -48,12 +49,17 @@ struct ctx {
 	struct hp_settings settings;
 	struct hp_topology topo;
 	struct hp_plan plan;
+	struct hp_setters setters; /* load_setters() */
 };
 
 /* The settings from every source, then the machine and the plan: 0 or -errno (said
  * on standard error). */
 int load_settings(struct ctx *c);
 int load_machine(struct ctx *c);
+/* The other setters of the pools that the machine shows (sysctl files and dpdk.conf
+ * under the root, c->root or the sysroot; the kernel command line) into c->setters,
+ * judged against the plan's targets, or against what res achieved. */
+void load_setters(struct ctx *c, const struct hp_result *res);
 /* For a plan of the next boot (plan, cmdline): the free memory and pools of this
  * boot's initramfs run, from its record in the record directory, where there is
  * one of this boot (boot_id) and of every node; else those now (c->basis says). */

@@ -66,6 +66,7 @@ struct full {
 	const struct hp_plan *p;
 	const struct hp_result *res;
 	const struct hp_recovery *rec;
+	const struct hp_setters *st;
 	const char *why;
 	const char *status; /* of a short record: "failed" when NULL */
 };
@@ -232,6 +233,7 @@ static void body_full(struct json_out *j, const void *arg)
 	json_u64(j, "threads", a->p->workers_total);
 	report_settings_json(j, a->s);
 	recovered_json(j, a->rec);
+	report_setters_json(j, a->st);
 	json_open(j, "sizes", '[');
 	for (unsigned z = 0; z < t->nsizes; z++)
 		size_json(j, a, z);
@@ -245,9 +247,10 @@ static void body_full(struct json_out *j, const void *arg)
 
 int record_write(const char *dir, const struct hp_settings *s,
 		 const struct hp_topology *t, const struct hp_plan *p,
-		 const struct hp_result *res, const struct hp_recovery *rec)
+		 const struct hp_result *res, const struct hp_recovery *rec,
+		 const struct hp_setters *st)
 {
-	struct full a = {.s = s, .t = t, .p = p, .res = res, .rec = rec};
+	struct full a = {.s = s, .t = t, .p = p, .res = res, .rec = rec, .st = st};
 
 	return write_atomic(dir, body_full, &a);
 }
@@ -262,6 +265,7 @@ static void body_failure(struct json_out *j, const void *arg)
 	json_u64(j, "started_boot_ms", boottime_ms());
 	report_settings_json(j, a->s);
 	recovered_json(j, a->rec);
+	report_setters_json(j, NULL);
 	json_open(j, "sizes", '[');
 	json_close(j, ']');
 	json_open(j, "nodes", '[');
@@ -423,6 +427,14 @@ static void kmsg_routes(const struct hp_topology *t, const struct hp_plan *p,
 			    sz);
 		free(route);
 	}
+}
+
+void record_kmsg_setters(const struct hp_setters *st)
+{
+	for (unsigned i = 0; st && i < st->n; i++)
+		if (st->s[i].in_force)
+			record_log(LOG_WARNING, "%s: %s: %s", st->s[i].origin,
+				   st->s[i].setting, st->s[i].effect);
 }
 
 void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,

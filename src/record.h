@@ -11,6 +11,7 @@
 #include "restore.h"
 #include "result.h"
 #include "settings.h"
+#include "setters.h"
 #include "topology.h"
 
 #define HP_RECORD_DIR	 "/run/hugepar"
@@ -20,7 +21,8 @@
 /* Write dir/status.json atomically (temp file + rename), mode 0644. */
 int record_write(const char *dir, const struct hp_settings *s,
 		 const struct hp_topology *t, const struct hp_plan *p,
-		 const struct hp_result *res, const struct hp_recovery *rec);
+		 const struct hp_result *res, const struct hp_recovery *rec,
+		 const struct hp_setters *st);
 /* A record for a run that could not start, or was stopped without one. */
 int record_failure(const char *dir, const struct hp_settings *s,
 		   const struct hp_recovery *rec, const char *why);
@@ -29,6 +31,8 @@ int record_aside(const char *dir, const struct hp_settings *s, const char *why);
 /* One summary line, and one warning per node that fell short, to /dev/kmsg and stdout. */
 void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 		 const struct hp_result *res, const struct hp_recovery *rec);
+/* A warning per setter in force: another program will change the pools. */
+void record_kmsg_setters(const struct hp_setters *st);
 /* One line, "hugepar: " first, to /dev/kmsg at a syslog level and to stdout; only to
  * stdout, with a "<level>" prefix, where stdout is the journal. */
 void record_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -53,8 +57,11 @@ int record_parse(struct hp_record *r, char *text, size_t len);
 void record_unload(struct hp_record *r);
 
 enum hp_format { HP_FORMAT_TEXT, HP_FORMAT_JSON, HP_FORMAT_PROMETHEUS };
-/* The record to f: as text (printable), its JSON, or in Prometheus' format. */
-void record_print(FILE *f, const struct hp_record *r, enum hp_format format);
+/* The record to f: as text (printable), its JSON, or in Prometheus' format; the text
+ * names the other setters of the pools of the record, and those of now that it has
+ * not (NULL: none). */
+void record_print(FILE *f, const struct hp_record *r, enum hp_format format,
+		  const struct hp_setters *now);
 /* Warn on stderr when the settings files (config, or the record's own when NULL)
  * differ from those the run read. */
 void record_check_settings(const struct hp_record *r, const char *config);

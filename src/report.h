@@ -10,6 +10,7 @@
 #include "json.h"
 #include "plan.h"
 #include "settings.h"
+#include "setters.h"
 #include "topology.h"
 
 /* Where a plan's free memory and pools come from: as this boot's initramfs found
@@ -25,10 +26,15 @@ struct plan_basis {
 void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
 		      const struct hp_plan *p, const struct plan_basis *b);
 void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
-		      const struct hp_plan *p, const struct plan_basis *b);
+		      const struct hp_plan *p, const struct plan_basis *b,
+		      const struct hp_setters *st);
+/* The other setters of the pools, and what each will do (plan, status): nothing when
+ * there are none. */
+void report_setters_text(FILE *f, const struct hp_setters *st);
 
 /* Pieces shared with the record. */
 void report_settings_json(struct json_out *j, const struct hp_settings *s);
 void report_problem_line(FILE *f, const struct hp_problem *p);
+void report_setters_json(struct json_out *j, const struct hp_setters *st);
 
 #endif

@@ -11,6 +11,7 @@
 #include "macros.h"
 #include "parse.h"
 #include "record.h"
+#include "report.h"
 #include "settings.h"
 
 /* Larger than the record of any machine: 1024 nodes and their measures take ~2 MiB. */
@@ -224,10 +225,45 @@ void record_unload(struct hp_record *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* The record's other setters of the pools, then those of now it has not. */
+static void show_setters(FILE *f, const struct json_val *v, const struct hp_setters *now)
+{
+	const struct json_val *list = json_get(v, "setters");
+	struct hp_setters *all = calloc(1, sizeof(*all));
+
+	if (!all)
+		return;
+	for (unsigned i = 0; list && i < list->n && all->n < HP_SETTERS_MAX; i++) {
+		struct hp_setter *s = &all->s[all->n++];
+		const struct json_val *in = json_get(&list->kids[i], "in_force");
+
+		snprintf(s->origin, sizeof(s->origin), "%s",
+			 json_get_str(&list->kids[i], "origin"));
+		snprintf(s->setting, sizeof(s->setting), "%s",
+			 json_get_str(&list->kids[i], "setting"));
+		snprintf(s->effect, sizeof(s->effect), "%s",
+			 json_get_str(&list->kids[i], "effect"));
+		s->in_force = in && in->type == JSON_BOOL && in->b;
+	}
+	for (unsigned i = 0; now && i < now->n; i++) {
+		bool seen = false;
+
+		for (unsigned k = 0; k < all->n && !seen; k++)
+			seen = !strcmp(all->s[k].origin, now->s[i].origin) &&
+			       !strcmp(all->s[k].setting, now->s[i].setting);
+		if (!seen && all->n < HP_SETTERS_MAX)
+			all->s[all->n++] = now->s[i];
+		else
+			all->more |= !seen;
+	}
+	report_setters_text(f, all);
+	free(all);
+}
+
 /* The text form: the record's strings are the settings' and the kernel's, and a
  * terminal must not be driven by what a setting holds (an escape sequence, a
  * control character): written to a buffer, then put out printable. */
-static void print_text(FILE *f, const struct json_val *v)
+static void print_text(FILE *f, const struct json_val *v, const struct hp_setters *now)
 {
 	uint64_t boot = json_get_num(v, "started_boot_ms");
 
@@ -244,10 +280,12 @@ static void print_text(FILE *f, const struct json_val *v)
 	show_notes(f, v);
 	show_sizes(f, json_get(v, "sizes"));
 	show_nodes(f, json_get(v, "nodes"));
+	show_setters(f, v, now);
 	advice_print(f, v);
 }
 
-void record_print(FILE *f, const struct hp_record *r, enum hp_format format)
+void record_print(FILE *f, const struct hp_record *r, enum hp_format format,
+		  const struct hp_setters *now)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -264,7 +302,7 @@ void record_print(FILE *f, const struct hp_record *r, enum hp_format format)
 	mem = open_memstream(&buf, &len);
 	if (!mem)
 		return;
-	print_text(mem, &r->v);
+	print_text(mem, &r->v, now);
 	if (fclose(mem) == 0)
 		put_printable(f, buf);
 	free(buf);

@@ -32,6 +32,9 @@ tcase credential-order "the files, then the credential, then the kernel command 
 tcase credential-bad "a credential not base64 is a problem; the files still apply"
 tcase credential-cvm "in a confidential VM the firmware's credential is not taken, and said"
 tcase credential-systemd "the credential systemd passed (CREDENTIALS_DIRECTORY) comes first"
+tcase setters-sysctl "vm.nr_hugepages in sysctl.d: plan, the run's record, status and the log name it and its effect"
+tcase setters-cmdline "hugepages= on the kernel command line: plan and the record name the kernel's boot-time pools"
+tcase setters-root "--root DIR: the sysctl files under DIR, not the running system's"
 tcase root "--root DIR: the settings files under DIR, named as the system in DIR names them"
 
 HP=$HP_BIN
@@ -475,6 +478,58 @@ t_credential_systemd() {
 	expect_eq "systemd's, then SMBIOS's said" \
 		"$(CREDENTIALS_DIRECTORY=$OUT/cli-creds credplan '[.settings.pages[0].origin, (.settings.notices | length)]' --config /dev/null --cmdline "")" \
 		'["credential hugepar.conf (systemd):1",1]'
+}
+# A sysctl.d file that raises the 2M pool after the root switch, and one of the same
+# name in /usr/lib that it replaces: plan names both, the run's record and status
+# name them, the run's log warns of the one in force.
+SYSCTL_LINE="/etc/sysctl.d/90-hp.conf:2: vm.nr_hugepages = 1024: systemd-sysctl raises the 2M pool from 200 to 1024 pages after the root switch: the kernel adds 824 more over the nodes in turn (about 412 a node), beside hugepar's (node 0: 100, node 1: 100)"
+t_setters_sysctl() {
+	local fx=$OUT/fixtures/cli-setters d=$OUT/cli-setters
+	printf '%s\n' "sizes 2048 1048576" "release 6.12.0" "node 0 cpus 0-1 mem 8G free 7G" \
+		"node 1 cpus 2-3 mem 8G free 7G" >"$OUT/cli-setters.desc"
+	"$TOP/test/mkfixture.sh" "$OUT/cli-setters.desc" "$fx"
+	mkdir -p "$fx/etc/sysctl.d" "$fx/usr/lib/sysctl.d"
+	printf '# the pool\nvm.nr_hugepages = 1024\n' >"$fx/etc/sysctl.d/90-hp.conf"
+	printf 'vm.nr_hugepages = 64\n' >"$fx/usr/lib/sysctl.d/90-hp.conf"
+	"$HP" plan --sysroot "$fx" --config /dev/null --cmdline "rd.hugepar.pages=2M:100" >"$d.plan" 2>&1
+	check "plan names it, and what it will do" grep -qxF "  $SYSCTL_LINE" "$d.plan"
+	check "plan names the file it replaces" grep -qxF "  /usr/lib/sysctl.d/90-hp.conf:1: vm.nr_hugepages = 64: not read: /etc/sysctl.d/90-hp.conf, of the same name, replaces it (the earlier folder's file wins)" "$d.plan"
+	check "plan says how many are in force" grep -qxF "Other setters of the pools (2, 1 in force):" "$d.plan"
+	expect_eq "plan --json" "$("$HP" plan --sysroot "$fx" --config /dev/null --cmdline "rd.hugepar.pages=2M:100" --json |
+		jq -c '[.setters[] | [.origin, .in_force]]')" '[["/etc/sysctl.d/90-hp.conf:2",true],["/usr/lib/sysctl.d/90-hp.conf:1",false]]'
+	rm -rf "$d"
+	"$HPT" --sysroot "$fx" --simulate apply --config /dev/null -d "$d" --cmdline "rd.hugepar.pages=2M:100" >"$d.log" 2>&1
+	check "the run warns of it" grep -qxF "hugepar: $SYSCTL_LINE" "$d.log"
+	expect_eq "the record has it" "$(jq -r '.setters[0] | "\(.origin): \(.setting): \(.effect)"' "$d/status.json")" \
+		"${SYSCTL_LINE}"
+	check "record format" /usr/bin/python3 "$TOP/test/check-record.py" "$TOP/doc/record.md" "$d/status.json"
+	"$HPT" --sysroot "$fx" status -d "$d" >"$d.status"
+	check "status names it" grep -qxF "  $SYSCTL_LINE" "$d.status"
+}
+# hugepages= and hugepagesz= on the fixture's kernel command line
+t_setters_cmdline() {
+	local fx=$OUT/fixtures/cli-setters-k d=$OUT/cli-setters-k
+	printf '%s\n' "sizes 2048 1048576" "release 6.12.0" "node 0 cpus 0-1 mem 8G free 7G" \
+		"node 1 cpus 2-3 mem 8G free 7G" "cmdline BOOT_IMAGE=/vmlinuz hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=0:512,1:0 quiet" \
+		>"$OUT/cli-setters-k.desc"
+	"$TOP/test/mkfixture.sh" "$OUT/cli-setters-k.desc" "$fx"
+	"$HP" plan --sysroot "$fx" --config /dev/null >"$d.plan" 2>&1
+	check "plan names the 1G pools" grep -qxF "  kernel command line: hugepagesz=1G hugepages=2: the kernel reserves 2 1G pages at boot, over the nodes in turn, before hugepar runs; hugepar counts them as the pool before and keeps a node's pool that is larger than its target (mode = grow)" "$d.plan"
+	check "plan names the 2M pools, per node" grep -qF "  kernel command line: hugepagesz=2M hugepages=0:512,1:0: the kernel reserves 512 2M pages at boot, on the nodes named (0:512,1:0)," "$d.plan"
+	rm -rf "$d"
+	"$HPT" --sysroot "$fx" --simulate apply --config /dev/null -d "$d" >/dev/null 2>&1
+	expect_eq "the record has them" "$(jq -c '[.setters[] | .setting]' "$d/status.json")" \
+		'["hugepagesz=1G hugepages=2","hugepagesz=2M hugepages=0:512,1:0"]'
+}
+# plan --root DIR reads the sysctl files of the root to be, not the sysroot's
+t_setters_root() {
+	local r=$OUT/cli-setters-root
+	fx
+	rm -rf "$r" && mkdir -p "$r/etc/sysctl.d"
+	printf 'vm.nr_hugepages=8\n' >"$r/etc/sysctl.d/80-x.conf"
+	expect_eq "under DIR, named as the root names it" \
+		"$(plan --root "$r" --cmdline "" --json 2>/dev/null | jq -r '.setters[].origin')" "/etc/sysctl.d/80-x.conf:1"
+	expect_eq "not without it" "$(plan --cmdline "" --json 2>/dev/null | jq -r '.setters | length')" 0
 }
 t_root() {
 	local r=$OUT/cli-root

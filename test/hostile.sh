@@ -462,6 +462,34 @@ t_fifo() {
 		"0 hugepar: $M/proc/cmdline: not a regular file (a FIFO, a device): not read"
 }
 
+tcase setters-files "hostile sysctl.d files: a FIFO, a link loop, a huge file, odd values and keys: named, no hang"
+t_setters_files() {
+	local s big
+	fixture setters
+	s=$M/etc/sysctl.d
+	mkdir -p "$s" "$M/usr/lib/sysctl.d"
+	mkfifo "$s/10-fifo.conf"
+	ln -s 20-loop.conf "$s/20-loop.conf"
+	big=$(printf '%*s' 300000 '' | tr ' ' '#')
+	printf '%s\nvm.nr_hugepages = 5\n' "$big" >"$s/30-big.conf"
+	printf 'vm.nr_hugepages = 99999999999999999999\n' >"$s/40-digits.conf"
+	printf 'vm.nr_hugepages_mempolicy =\n' >"$s/50-empty.conf"
+	printf -- '-vm/nr_hugepages = 12\n' >"$s/60-dash-slash.conf"
+	printf 'vm.nr_huge* = 3\n-vm.nr_hugepages_mempolicy\n' >"$M/usr/lib/sysctl.d/70-glob.conf"
+	timeout 10 "$HP" plan --sysroot "$M" --config /dev/null --cmdline "rd.hugepar.pages=2M:10" >"$M.out" 2>&1
+	expect_eq "plan returns" "$?" 0
+	for want in "/etc/sysctl.d/10-fifo.conf: hugepar cannot read it (not a regular file (a FIFO, a device)): look whether it sets vm.nr_hugepages" \
+		"/etc/sysctl.d/20-loop.conf: hugepar cannot read it (Symbolic link loop): look whether it sets vm.nr_hugepages" \
+		"/etc/sysctl.d/30-big.conf: hugepar cannot read it (larger than 256 KiB): look whether it sets vm.nr_hugepages" \
+		"/etc/sysctl.d/40-digits.conf:1: vm.nr_hugepages = 99999999999999999999: no effect: /etc/sysctl.d/60-dash-slash.conf:1 sets it after this line" \
+		"/etc/sysctl.d/50-empty.conf:1: vm.nr_hugepages_mempolicy = : no effect: a later '-vm.nr_hugepages_mempolicy' alone excludes it" \
+		"/etc/sysctl.d/60-dash-slash.conf:1: -vm/nr_hugepages = 12: systemd-sysctl lowers the 2M pool from 20 to 12 pages after the root switch" \
+		"/usr/lib/sysctl.d/70-glob.conf:1: vm.nr_huge* = 3: no effect: /etc/sysctl.d/60-dash-slash.conf:1 sets it after this line" \
+		"/usr/lib/sysctl.d/70-glob.conf:2: -vm.nr_hugepages_mempolicy: excludes the name from the patterns of other lines; sets nothing itself"; do
+		check "${want%%: *}" grep -qF "  $want" "$M.out"
+	done
+}
+
 # --- smaller: settings ----------------------------------------------------------------
 tcase pages-empty "'pages =' with nothing after it is a problem, as every other empty key"
 t_pages_empty() {

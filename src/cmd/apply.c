@@ -120,11 +120,13 @@ static int apply_locked(struct ctx *c, uint64_t deadline)
 	rejected_fold(&c->settings, &res);
 	if (rc)
 		fprintf(stderr, "hugepar: %s\n", res.error);
+	load_setters(c, &res);
 	rc = fault_at("record");
 	if (!rc)
 		rc = record_write(c->record_dir, &c->settings, &c->topo, &c->plan, &res,
-				  &rec);
+				  &rec, &c->setters);
 	record_kmsg(&c->topo, &c->plan, &res, &rec);
+	record_kmsg_setters(&c->setters);
 	/* the record is what the booted system reads: a run without one has failed,
 	 * whatever it reserved */
 	if (rc)

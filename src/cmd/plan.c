@@ -11,10 +11,14 @@ int cmd_plan(struct ctx *c)
 	c->basis_wanted = true;
 	if (load_settings(c) || load_machine(c))
 		return EXIT_FAIL;
-	if (c->format == HP_FORMAT_JSON)
-		report_plan_json(stdout, &c->settings, &c->topo, &c->plan, &c->basis);
-	else
+	load_setters(c, NULL);
+	if (c->format == HP_FORMAT_JSON) {
+		report_plan_json(stdout, &c->settings, &c->topo, &c->plan, &c->basis,
+				 &c->setters);
+	} else {
 		report_plan_text(stdout, &c->settings, &c->topo, &c->plan, &c->basis);
+		report_setters_text(stdout, &c->setters);
+	}
 	if (fflush(stdout))
 		return EXIT_FAIL;
 	return c->settings.nproblems || c->settings.failed ? EXIT_PARTIAL : EXIT_OK;

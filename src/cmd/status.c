@@ -3,11 +3,70 @@
  * are short. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "advice.h"
 #include "cmd.h"
+#include "kinfo.h"
 #include "parse.h"
+#include "path.h"
+#include "setfiles.h"
 #include "verify.h"
+
+/* The record's pools as setters_judge() takes them: what the run achieved. */
+static bool record_pools(const struct json_val *v, struct setters_pools *p, unsigned *ids,
+			 uint64_t *kb, uint64_t *pages)
+{
+	const struct json_val *nodes = json_get(v, "nodes"), *sizes = json_get(v, "sizes");
+
+	if (!nodes || !sizes || nodes->n > HP_MAX_NODES || sizes->n > HP_MAX_SIZES)
+		return false;
+	p->nnodes = nodes->n;
+	p->nsizes = sizes->n;
+	for (unsigned z = 0; z < sizes->n; z++)
+		kb[z] = json_get_num(&sizes->kids[z], "kb");
+	for (unsigned n = 0; n < nodes->n; n++) {
+		const struct json_val *zs = json_get(&nodes->kids[n], "sizes");
+
+		ids[n] = (unsigned)json_get_num(&nodes->kids[n], "node");
+		for (unsigned z = 0; z < sizes->n; z++)
+			pages[n * sizes->n + z] =
+			    zs && z < zs->n ? json_get_num(&zs->kids[z], "achieved") : 0;
+	}
+	p->exact = !strcmp(json_get_str(json_get(v, "settings"), "mode"), "exact");
+	return true;
+}
+
+/* On the booted system of the record's boot: the other setters its root and its
+ * kernel command line show now, judged against what the run achieved. */
+static void setters_now(const struct hp_record *r, struct hp_setters *now)
+{
+	static char cmdline[65536], text[16384];
+	char boot_id[40];
+	unsigned *ids = calloc(HP_MAX_NODES, sizeof(*ids));
+	uint64_t *pages = calloc((size_t)HP_MAX_NODES * HP_MAX_SIZES, sizeof(*pages));
+	uint64_t kb[HP_MAX_SIZES];
+	struct setfiles *f = calloc(1, sizeof(*f));
+	struct setters_pools p = {.ids = ids, .kb = kb, .pages = pages};
+	int rc;
+
+	memset(now, 0, sizeof(*now));
+	if (!path_read(boot_id, sizeof(boot_id), "/proc/sys/kernel/random/boot_id") &&
+	    !strcmp(strtrim(boot_id), json_get_str(&r->v, "boot_id")) && ids && pages &&
+	    f && record_pools(&r->v, &p, ids, kb, pages) && !setfiles_read(f, NULL)) {
+		if (path_read(cmdline, sizeof(cmdline), "/proc/cmdline"))
+			cmdline[0] = '\0';
+		rc = path_read(text, sizeof(text), "/proc/meminfo");
+		if ((rc == 0 || rc == -EFBIG) && !meminfo_kb(text, "Hugepagesize", &kb[0]))
+			p.default_kb = kb[0];
+		record_pools(&r->v, &p, ids, kb, pages);
+		setters_judge(f, cmdline, &p, now);
+	}
+	free(ids);
+	free(pages);
+	free(f);
+}
 
 int cmd_status(struct ctx *c)
 {
@@ -32,10 +91,12 @@ int cmd_status(struct ctx *c)
 	}
 	if (c->check)
 		pools_compare(&r, &c->topo, stdout, &pc);
+	if (c->format == HP_FORMAT_TEXT && !c->check)
+		setters_now(&r, &c->setters);
 	if (c->format == HP_FORMAT_PROMETHEUS)
 		record_prometheus(stdout, &r, live ? &c->topo : NULL);
 	else if (!c->check || c->format == HP_FORMAT_JSON)
-		record_print(stdout, &r, c->format);
+		record_print(stdout, &r, c->format, &c->setters);
 	/* --check answers one question, whether the pools are as the run left them; how
 	 * the run went against the settings is the record's status (and verify's). A
 	 * record of no pools (a run that failed before it read them) answers nothing:

@@ -45,18 +45,41 @@ const char *path_root(void)
 	return root[0] ? root : "/";
 }
 
-static int vbuild(char *buf, size_t len, const char *fmt, va_list ap)
+/* The path of fmt under base, or under the sysroot when base is NULL. */
+static int vbuild_under(const char *base, char *buf, size_t len, const char *fmt,
+			va_list ap)
 {
-	size_t n = strlen(root);
+	size_t n;
 	int m;
 
+	if (!base)
+		base = root;
+	n = strlen(base);
+	while (n > 0 && base[n - 1] == '/')
+		n--;
 	if (n >= len)
 		return -ENAMETOOLONG;
-	memcpy(buf, root, n);
+	memcpy(buf, base, n);
 	m = vsnprintf(buf + n, len - n, fmt, ap);
 	if (m < 0 || (size_t)m >= len - n)
 		return -ENAMETOOLONG;
 	return 0;
+}
+
+static int vbuild(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	return vbuild_under(NULL, buf, len, fmt, ap);
+}
+
+int path_build_under(const char *base, char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbuild_under(base, buf, len, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int path_build(char *buf, size_t len, const char *fmt, ...)
@@ -122,15 +145,11 @@ static int not_regular(int fd, int rc)
 		   : rc;
 }
 
-static int vread(char *buf, size_t len, const char *fmt, va_list ap)
+static int read_built(char *buf, size_t len, const char *p)
 {
-	char p[4096];
 	size_t got = 0;
 	int fd, rc;
 
-	rc = vbuild(p, sizeof(p), fmt, ap);
-	if (rc)
-		return rc;
 	/* without blocking: a FIFO in a file's place gives nothing, not a hang */
 	fd = open(p, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
@@ -160,6 +179,26 @@ static int vread(char *buf, size_t len, const char *fmt, va_list ap)
 		rc = not_regular(fd, rc);
 	close(fd);
 	return rc;
+}
+
+static int vread(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	char p[4096];
+	int rc = vbuild(p, sizeof(p), fmt, ap);
+
+	return rc ? rc : read_built(buf, len, p);
+}
+
+int path_read_under(const char *base, char *buf, size_t len, const char *fmt, ...)
+{
+	char p[4096];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vbuild_under(base, p, sizeof(p), fmt, ap);
+	va_end(ap);
+	return rc ? rc : read_built(buf, len, p);
 }
 
 const char *path_strerror(int rc)
@@ -214,6 +253,23 @@ int path_write_u64(uint64_t val, const char *fmt, ...)
 	if (close(fd) && !rc)
 		rc = -errno;
 	return rc;
+}
+
+int path_dir_open_under(struct path_dir *d, const char *base, const char *fmt, ...)
+{
+	char p[4096];
+	va_list ap;
+	int rc;
+
+	d->fd = -1;
+	d->pos = d->len = 0;
+	va_start(ap, fmt);
+	rc = vbuild_under(base, p, sizeof(p), fmt, ap);
+	va_end(ap);
+	if (rc)
+		return rc;
+	d->fd = open(p, O_RDONLY | O_DIRECTORY);
+	return d->fd < 0 ? -errno : 0;
 }
 
 int path_dir_open(struct path_dir *d, const char *fmt, ...)

@@ -17,6 +17,13 @@ const char *path_root(void);
 int path_build(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The same, and path_read(), path_dir_open(), under base rather than the sysroot
+ * when base is not NULL: the files of a root to be (apply --root /sysroot). */
+int path_build_under(const char *base, char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int path_read_under(const char *base, char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 bool path_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The real path of a formatted relative path, every link followed, as a path under
  * the root ("/sys/devices/pci0000:00/0000:00:03.0/virtio0"): -EXDEV when the links
@@ -55,6 +62,8 @@ struct path_dir {
 };
 int path_dir_open(struct path_dir *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+int path_dir_open_under(struct path_dir *d, const char *base, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* name in the directory dirfd (not through a link). */
 int path_dir_at(struct path_dir *d, int dirfd, const char *name);
 /* The next entry's name, NULL at the end (or on an error: errno then). */

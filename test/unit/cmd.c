@@ -98,8 +98,8 @@ UNIT_TEST(cmdline, "cmdline --from-record prints each node's achieved pools")
 	free(out);
 	put(dir,
 	    "{\"status\": \"ok\", \"sizes\": [{\"kb\": 2048}], \"nodes\": [{\"node\": 0, "
-	    "\"sizes\": [{\"achieved\": 8}]}, {\"node\": 1, \"sizes\": [{\"achieved\": "
-	    "0}]}]}");
+	    "\"sizes\": [{\"target\": 8, \"achieved\": 8}]}, {\"node\": 1, \"sizes\": "
+	    "[{\"target\": 0, \"achieved\": 0}]}]}");
 	CHECK(command(cmd_cmdline, &c, &out) == EXIT_OK);
 	CHECK(strcmp(out, "hugepagesz=2M hugepages=0:8\n") == 0);
 	free(out);

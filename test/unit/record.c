@@ -133,7 +133,7 @@ UNIT_TEST(fields, "every field of doc/record.md, its type and value, and no othe
 		CHECK(!"mkdtemp");
 		return;
 	}
-	CHECK(record_write(dir, &F.s, &F.t, &F.p, &F.res, &F.rec) == 0);
+	CHECK(record_write(dir, &F.s, &F.t, &F.p, &F.res, &F.rec, NULL) == 0);
 	snprintf(file, sizeof(file), "%s/status.json", dir);
 	CHECK(stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
 	      (st.st_mode & 07777) == 0644);
@@ -196,7 +196,7 @@ UNIT_TEST(idle, "an idle size shows its pools as they were; no release: the runn
 	F.t.hugetlb = false;
 	F.t.release[0] = '\0';
 	F.rec.n = 0;
-	CHECK(record_write(dir, &F.s, &F.t, &F.p, &F.res, &F.rec) == 0);
+	CHECK(record_write(dir, &F.s, &F.t, &F.p, &F.res, &F.rec, NULL) == 0);
 	CHECK(record_load(dir, &r) == 0);
 	if (r.text) {
 		z = &json_get(&r.v, "sizes")->kids[1];
@@ -232,7 +232,7 @@ UNIT_TEST(failure, "a run that could not start writes only the fields marked alw
 	CHECK(record_load(dir, &r) == 0);
 	if (r.text) {
 		CHECK(keys_are(&r.v, "format version kernel status error started_boot_ms "
-				     "settings recovered sizes nodes"));
+				     "settings recovered setters sizes nodes"));
 		CHECK(num_is(&r.v, "format", 3) && str_is(&r.v, "status", "failed"));
 		CHECK(r.status == HP_STATUS_FAILED);
 		CHECK(str_is(&r.v, "version", HUGEPAR_VERSION));
@@ -280,7 +280,7 @@ UNIT_TEST(half_written,
 	signal(SIGXFSZ, SIG_IGN);
 	CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0);
 	/* the full record is larger than the limit */
-	CHECK(record_write(dir, &F.s, &F.t, &F.p, &F.res, &F.rec) == -EFBIG);
+	CHECK(record_write(dir, &F.s, &F.t, &F.p, &F.res, &F.rec, NULL) == -EFBIG);
 	after = slurp(file, &alen);
 	CHECK(after && alen == blen && memcmp(before, after, blen) == 0);
 	listing(dir, names, sizeof(names));
@@ -326,7 +326,7 @@ UNIT_TEST(atomic, "a reader racing two records of different lengths sees one who
 	}
 	close(go[0]);
 	for (unsigned i = 0; i < 300; i++)
-		if (i % 2 ? record_write(dir, &F.s, &F.t, &F.p, &F.res, &F.rec)
+		if (i % 2 ? record_write(dir, &F.s, &F.t, &F.p, &F.res, &F.rec, NULL)
 			  : record_failure(dir, &F.s, NULL, "short"))
 			CHECK(!"write");
 	close(go[1]);

@@ -266,7 +266,7 @@ static int bool_is(const struct json_val *v, const char *key, bool want)
 #define TOP_KEYS                                                                         \
 	"format version kernel status error started_unix started_boot_ms duration_ms "   \
 	"timed_out interrupted hugetlb boot_id initramfs threads settings recovered "    \
-	"sizes nodes"
+	"setters sizes nodes"
 #define SETTINGS_KEYS                                                                    \
 	"enabled mode keep_free threads timeout_ms granularity on_short textfile "       \
 	"mounts pages devices sources config digest problems notices"

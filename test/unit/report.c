@@ -108,6 +108,13 @@ static char *printed(void (*fn)(FILE *, const struct hp_settings *,
 	return buf;
 }
 
+/* The plan's JSON, without setters. */
+static void plan_json_of(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
+			 const struct hp_plan *p, const struct plan_basis *b)
+{
+	report_plan_json(f, s, t, p, b, NULL);
+}
+
 static bool same(const char *got, const char *want)
 {
 	if (got && strcmp(got, want) == 0)
@@ -317,14 +324,15 @@ UNIT_TEST(json, "hugepar plan --json: topology, plan and settings, each field")
 	char *out;
 
 	fixture();
-	out = printed(report_plan_json);
+	out = printed(plan_json_of);
 	CHECK(out && json_parse(out, &v) == 0);
 	if (!out || json_parse(out, &v)) {
 		free(out);
 		settings_free(&F.s);
 		return;
 	}
-	CHECK(v.type == JSON_OBJ && v.n == 3);
+	CHECK(v.type == JSON_OBJ && v.n == 4);
+	CHECK(json_get(&v, "setters") && json_get(&v, "setters")->type == JSON_ARR);
 	check_topology_json(json_get(&v, "topology"));
 	check_plan_json(json_get(&v, "plan"));
 	s = json_get(&v, "settings");
@@ -359,7 +367,7 @@ UNIT_TEST(json_wide,
 	idset_add(&F.cpus[0], 8);
 	idset_add(&F.cpus[0], 8191);
 	F.cells[0] = (struct hp_cell){.current = UINT64_MAX, .target = UINT64_MAX};
-	out = printed(report_plan_json);
+	out = printed(plan_json_of);
 	CHECK(out && json_parse(out, &v) == 0);
 	if (!out || json_parse(out, &v)) {
 		free(out);

@@ -330,7 +330,7 @@ UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells, what to
 	CHECK(load(dir, &r, &said) == 0);
 	free(said);
 	capture(1);
-	record_print(stdout, &r, HP_FORMAT_TEXT);
+	record_print(stdout, &r, HP_FORMAT_TEXT, NULL);
 	out = captured(1);
 	if (strcmp(out, want))
 		fprintf(stderr, "got:\n%s", out);
@@ -338,7 +338,7 @@ UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells, what to
 	free(out);
 	/* JSON: the record's own bytes */
 	capture(1);
-	record_print(stdout, &r, HP_FORMAT_JSON);
+	record_print(stdout, &r, HP_FORMAT_JSON, NULL);
 	out = captured(1);
 	CHECK(strcmp(out, RECORD) == 0);
 	free(out);
@@ -364,7 +364,7 @@ UNIT_TEST(text_error, "an error and no tables; format 2's workers are the thread
 	CHECK(load(dir, &r, &said) == 0);
 	free(said);
 	capture(1);
-	record_print(stdout, &r, HP_FORMAT_TEXT);
+	record_print(stdout, &r, HP_FORMAT_TEXT, NULL);
 	out = captured(1);
 	CHECK(strcmp(out, "hugepar 0.2 on Linux k: failed in 0 ms, started 0.012 s after "
 			  "boot, 3 threads\nerror: no topology\n\nWhat to do:\n  the run did "
@@ -394,7 +394,7 @@ UNIT_TEST(settings, "the settings files a run read against those there now")
 	put_str(conf, "pages = 2M:10\n");
 	settings_init(&s);
 	CHECK(settings_load_config(&s, conf, true) == 0);
-	CHECK(record_write(dir, &s, &t, &p, &res, NULL) == 0);
+	CHECK(record_write(dir, &s, &t, &p, &res, NULL, NULL) == 0);
 	settings_free(&s);
 	CHECK(load(dir, &r, &said) == 0);
 	free(said);
