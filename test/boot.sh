@@ -209,12 +209,20 @@ dracut_ng() {
 		mv "$NG_ROOT/out/initrd.img" "$img"
 }
 
+# root_setter ROOT: another setter of the pools in the root, which systemd-sysctl would
+# apply after the switch (this root's init is no systemd: nothing applies it): plan
+# names it before the boot, status after it (shares_case)
+root_setter() {
+	mkdir -p "$1/etc/sysctl.d"
+	printf 'vm.nr_hugepages = 200\n' >"$1/etc/sysctl.d/90-hp.conf"
+}
+
 make_root() {
 	local r=$B/root
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,sbin,usr/sbin,usr/bin,proc,sys,dev,run,tmp,etc}
 	cp "$(command -v busybox)" "$r/bin/busybox"
-	for c in sh cat ls mount poweroff sleep echo grep pidof kill sed seq wc dmesg head mkfifo rm mkdir; do
+	for c in sh cat ls mount umount dd poweroff sleep echo grep pidof kill sed seq wc dmesg head mkfifo rm mkdir; do
 		ln -s busybox "$r/bin/$c"
 	done
 	cp "$TOP/hugepar" "$r/usr/sbin/hugepar"
@@ -230,6 +238,8 @@ make_root() {
 	cp "$TOP/bench/guest.sh" "$r/bench.sh"
 	cp "$TOP/test/guest-rules.sh" "$r/rules.sh"
 	cp "$TOP/test/guest-after.sh" "$r/after.sh"
+	cp "$TOP/test/guest-capped.sh" "$r/capped.sh"
+	root_setter "$r"
 	cat >"$r/sbin/init" <<'INIT'
 #!/bin/sh
 # The real root: report what the initramfs left, then run the boot's own programs
@@ -259,6 +269,7 @@ else
 	cat /run/hugepar/apply.log 2>/dev/null
 fi
 grep -q boot.after /proc/cmdline && sh /after.sh
+grep -q boot.capped /proc/cmdline && sh /capped.sh
 grep -q boot.rules /proc/cmdline && sh /rules.sh
 if grep -q boot.misplace /proc/cmdline; then
 	# the test build runs every worker on the wrong node: reconcile must fix it
@@ -491,10 +502,13 @@ after_checks() {
 # threads given; then what a booted system does with the result (after_checks).
 # PREFIX ng- builds the initramfs with dracut-ng.
 shares_case() {
-	local n=$1${2:+-ng}-shares
+	local n=$1${2:+-ng}-shares cmd="rd.hugepar.pages=2M:25%@0,2M:40@1 $RES rd.hugepar.threads=3 boot.after"
 	on "$1" || return
-	boot "$n" "${2:-}nosystemd" "$TWO" "rd.hugepar.pages=2M:25%@0,2M:40@1 $RES rd.hugepar.threads=3 boot.after" ||
-		return
+	# the root's sysctl.d file (make_root), named by plan before the boot
+	"$TOP/hugepar" plan --root "$B/root" --cmdline "$cmd" >"$B/$n.plan" 2>&1
+	check "plan of the root names its vm.nr_hugepages" \
+		grep -qF "  /etc/sysctl.d/90-hp.conf:1: vm.nr_hugepages = 200: systemd-sysctl " "$B/$n.plan"
+	boot "$n" "${2:-}nosystemd" "$TWO" "$cmd" || return
 	# of its memory blocks (stable across boots): SHARE0
 	expect_eq "node 0 target is 25% of its memory" \
 		"$(rec "$n" '.nodes[0].sizes[0] | "\(.size) \(.target)"')" "2M $SHARE0"
@@ -505,6 +519,34 @@ shares_case() {
 		"$(grep -ac 'has changed since this run read it' "$B/$n.log")" 0
 	left_clean "$n"
 	after_checks "$n" "hugepagesz=2M hugepages=0:$SHARE0,1:40"
+	check "status after the boot names it, and what it will do" grep -aqF \
+		"  /etc/sysctl.d/90-hp.conf:1: vm.nr_hugepages = 200: systemd-sysctl raises the 2M pool from $((SHARE0 + 40)) to 200 pages after the root switch: the kernel adds $((200 - SHARE0 - 40)) more over the nodes in turn (about $(((200 - SHARE0 - 40 + 1) / 2)) a node), beside hugepar's (node 0: $SHARE0, node 1: 40)" \
+		"$B/$n.log"
+}
+
+# capped_case SERIES: a run whose node 1 free memory capped its request (a tmpfs bound
+# to node 1 holds the memory, in the root: boot.capped), then a boot with the kernel
+# parameters hugepar cmdline printed for it: node 1 has the pages asked for, and the
+# record of that boot names them; the first boot also measures what a write of the
+# whole pool does to per-node pools (doc/kernel-notes.md)
+capped_case() {
+	local n=$1-capped k
+	on "$1" || return
+	boot "$n" nosystemd "$TWO" "boot.capped" || return
+	tr -d '\r' <"$B/$n.log" | sed -n '/^CAPPED-BEGIN/,/^CAPPED-END/p' | sed '1d;$d' >"$B/$n-run.json"
+	expect_eq "the run: node 1 capped by free memory" \
+		"$(rec "$n-run" '.nodes[1].sizes[0] | "\(.requested) \(.cause) \(.target < .requested)"')" "150 free_memory true"
+	k=$(line "$n" CAPPED-CMDLINE)
+	expect_eq "hugepar cmdline: the request" "$k" "hugepagesz=2M hugepages=1:150"
+	echo "     $CASE: capped at $(rec "$n-run" '.nodes[1].sizes[0].target'); whole pool from $(line "$n" GLOBAL-START): to 50 $(line "$n" GLOBAL-UP), to 20 $(line "$n" GLOBAL-DOWN), mempolicy 20 $(line "$n" GLOBAL-SAME)"
+	expect_eq "a write of the whole pool adds and frees in turn over the nodes" \
+		"$(line "$n" GLOBAL-START), $(line "$n" GLOBAL-UP), $(line "$n" GLOBAL-DOWN), $(line "$n" GLOBAL-SAME)" \
+		"30 0, 40 10, 20 0, 20 0"
+	[ -n "$k" ] || return
+	boot "$n-kernel" nosystemd "$TWO" "$k" || return
+	expect_eq "with those parameters node 1 has its pages" "$(pools "$n-kernel")" "0 150"
+	expect_eq "the boot's record names them" \
+		"$(rec "$n-kernel" '.setters[] | select(.origin == "kernel command line") | .setting')" "$k"
 }
 
 # pools_case SERIES NAME FLAVOUR CMDLINE NODE0 NODE1 [STATUS]: a boot of the two-node
@@ -813,6 +855,8 @@ for k in $KERNELS; do
 	tcase "$k-1g2m" "Linux $k: 1G and 2M pages at once on two nodes, each size by its own path" giga_case "$k"
 	tcase "$k-four" "Linux $k: four nodes, one without CPUs and a 1G page on it" four_case "$k"
 	tcase "$k-itools" "Linux $k, initramfs-tools: the record moved with /run, then verify, mounts, textfile" itools_case "$k"
+	declare_path "$k" capped "Linux $k: a node capped by free memory, then booted with hugepar cmdline's parameters: its pages" \
+		capped_case "$k"
 	declare_path "$k" device-nosystemd "Linux $k, dracut: pages on a NIC's node (node 1), named by its PCI address" \
 		device_case "$k" nosystemd
 	declare_path "$k" device-itools "Linux $k, initramfs-tools: pages on a NIC's node (node 1), named by its PCI address" \
