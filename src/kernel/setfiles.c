@@ -205,7 +205,10 @@ static int sysctl_kind(const char *base, const char *path, bool *conf)
 	n = readlink(p, to, sizeof(to) - 1);
 	if (n > 0) {
 		to[n] = '\0';
-		*conf = !strcmp(to, "../sysctl.conf") || !strcmp(to, "/etc/sysctl.conf");
+		/* (../sysctl.conf is /etc's only from /etc/sysctl.d) */
+		*conf = !strcmp(to, "/etc/sysctl.conf") ||
+			(!strcmp(to, "../sysctl.conf") &&
+			 !strncmp(path, "/etc/sysctl.d/", 14));
 	}
 	if (stat(p, &st))
 		return -errno;

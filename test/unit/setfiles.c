@@ -122,6 +122,16 @@ UNIT_TEST(order, "sysctl.d by name, the earliest folder's; masks, links and form
 		 "/etc/sysctl.d/99-sysctl.conf:1 vm.nr_hugepages=99999999999999999999"));
 	CHECK(s.f[5].kind == SETFILE_SYSCTL && !strcmp(s.f[5].name, "vm/nr_hugepages"));
 
+	/* a link of that name elsewhere is not to /etc/sysctl.conf */
+	unlink(strcat(strcpy(big, root), "/etc/sysctl.d/99-sysctl.conf"));
+	put("/usr/lib/sysctl.conf", "kernel.sysrq = 1\n");
+	link_to("../sysctl.conf", "/usr/lib/sysctl.d/99-sysctl.conf");
+	CHECK(setfiles_read(&s, root) == 0);
+	CHECK(is(&s, s.n - 1,
+		 "/etc/sysctl.conf:1 vm.nr_hugepages=99999999999999999999 unlinked"));
+	unlink(strcat(strcpy(big, root), "/usr/lib/sysctl.d/99-sysctl.conf"));
+	link_to("../sysctl.conf", "/etc/sysctl.d/99-sysctl.conf");
+
 	/* without the link, /etc/sysctl.conf is named, not read at boot */
 	unlink(strcat(strcpy(big, root), "/etc/sysctl.d/99-sysctl.conf"));
 	CHECK(setfiles_read(&s, root) == 0);
