@@ -85,30 +85,36 @@ void load_setters(struct ctx *c, const struct hp_result *res)
 	size_t cells = (size_t)t->nnodes * t->nsizes;
 	struct setfiles *f = calloc(1, sizeof(*f));
 	uint64_t *pages = calloc(cells ? cells : 1, sizeof(*pages)), kb[HP_MAX_SIZES];
+	uint64_t *asked = calloc(cells ? cells : 1, sizeof(*asked));
 	unsigned *ids = calloc(t->nnodes ? t->nnodes : 1, sizeof(*ids));
 	struct setters_pools p = {.nnodes = t->nnodes,
 				  .nsizes = t->nsizes,
 				  .ids = ids,
 				  .kb = kb,
 				  .pages = pages,
+				  .asked = asked,
 				  .default_kb = t->default_kb,
 				  .exact = c->settings.mode == HP_MODE_EXACT};
 
 	memset(&c->setters, 0, sizeof(c->setters));
-	if (f && pages && ids && setfiles_read(f, c->root) == 0) {
+	if (f && pages && asked && ids && setfiles_read(f, c->root) == 0) {
 		for (unsigned z = 0; z < t->nsizes; z++)
 			kb[z] = t->sizes[z].kb;
 		for (unsigned n = 0; n < t->nnodes; n++) {
 			ids[n] = t->nodes[n].id;
-			for (unsigned z = 0; z < t->nsizes; z++)
-				pages[n * t->nsizes + z] =
-				    res ? res->cells[n * t->nsizes + z].achieved
-					: plan_cell(&c->plan, n, z)->target;
+			for (unsigned z = 0; z < t->nsizes; z++) {
+				const struct hp_cell *cl = plan_cell(&c->plan, n, z);
+				size_t i = (size_t)n * t->nsizes + z;
+
+				pages[i] = res ? res->cells[i].achieved : cl->target;
+				asked[i] = cl->requested_set ? cl->requested : HP_NOT_ASKED;
+			}
 		}
 		setters_judge(f, c->cmdline, &p, &c->setters);
 	}
 	free(f);
 	free(pages);
+	free(asked);
 	free(ids);
 }
 

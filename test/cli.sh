@@ -514,7 +514,9 @@ t_setters_cmdline() {
 		>"$OUT/cli-setters-k.desc"
 	"$TOP/test/mkfixture.sh" "$OUT/cli-setters-k.desc" "$fx"
 	"$HP" plan --sysroot "$fx" --config /dev/null >"$d.plan" 2>&1
-	check "plan names the 1G pools" grep -qxF "  kernel command line: hugepagesz=1G hugepages=2: the kernel reserves 2 1G pages at boot, over the nodes in turn, before hugepar runs; hugepar counts them as the pool before and keeps a node's pool that is larger than its target (mode = grow)" "$d.plan"
+	check "plan names the 1G pools" grep -qxF "  kernel command line: hugepagesz=1G hugepages=2: the kernel reserves 2 1G pages at boot, over the nodes in turn, before hugepar runs; hugepar counts them as the pool before and has no entry for the size: they stay" "$d.plan"
+	"$HP" plan --sysroot "$fx" --config /dev/null --cmdline "$(cat "$fx/proc/cmdline") rd.hugepar.pages=2M:100" >"$d.plan2" 2>&1
+	check "more than an entry asks: grow mode keeps them, in force" grep -qF "  kernel command line: hugepagesz=2M hugepages=0:512,1:0: the kernel reserves 512 2M pages at boot, on the nodes named (0:512,1:0), before hugepar runs; hugepar counts them as the pool before and keeps them where they are more than it asks (mode = grow: node 0: 512 of 100)" "$d.plan2"
 	check "plan names the 2M pools, per node" grep -qF "  kernel command line: hugepagesz=2M hugepages=0:512,1:0: the kernel reserves 512 2M pages at boot, on the nodes named (0:512,1:0)," "$d.plan"
 	rm -rf "$d"
 	"$HPT" --sysroot "$fx" --simulate apply --config /dev/null -d "$d" >/dev/null 2>&1

@@ -16,7 +16,7 @@
 
 /* The record's pools as setters_judge() takes them: what the run achieved. */
 static bool record_pools(const struct json_val *v, struct setters_pools *p, unsigned *ids,
-			 uint64_t *kb, uint64_t *pages)
+			 uint64_t *kb, uint64_t *pages, uint64_t *asked)
 {
 	const struct json_val *nodes = json_get(v, "nodes"), *sizes = json_get(v, "sizes");
 
@@ -30,9 +30,14 @@ static bool record_pools(const struct json_val *v, struct setters_pools *p, unsi
 		const struct json_val *zs = json_get(&nodes->kids[n], "sizes");
 
 		ids[n] = (unsigned)json_get_num(&nodes->kids[n], "node");
-		for (unsigned z = 0; z < sizes->n; z++)
-			pages[n * sizes->n + z] =
-			    zs && z < zs->n ? json_get_num(&zs->kids[z], "achieved") : 0;
+		for (unsigned z = 0; z < sizes->n; z++) {
+			const struct json_val *c = zs && z < zs->n ? &zs->kids[z] : NULL;
+			const struct json_val *rq = json_get(c, "requested");
+
+			pages[n * sizes->n + z] = c ? json_get_num(c, "achieved") : 0;
+			asked[n * sizes->n + z] =
+			    rq && rq->type == JSON_NUM ? rq->num : HP_NOT_ASKED;
+		}
 	}
 	p->exact = !strcmp(json_get_str(json_get(v, "settings"), "mode"), "exact");
 	return true;
@@ -46,25 +51,27 @@ static void setters_now(const struct hp_record *r, struct hp_setters *now)
 	char boot_id[40];
 	unsigned *ids = calloc(HP_MAX_NODES, sizeof(*ids));
 	uint64_t *pages = calloc((size_t)HP_MAX_NODES * HP_MAX_SIZES, sizeof(*pages));
-	uint64_t kb[HP_MAX_SIZES];
+	uint64_t *asked = calloc((size_t)HP_MAX_NODES * HP_MAX_SIZES, sizeof(*asked));
+	uint64_t kb[HP_MAX_SIZES], dkb;
 	struct setfiles *f = calloc(1, sizeof(*f));
-	struct setters_pools p = {.ids = ids, .kb = kb, .pages = pages};
+	struct setters_pools p = {.ids = ids, .kb = kb, .pages = pages, .asked = asked};
 	int rc;
 
 	memset(now, 0, sizeof(*now));
 	if (!path_read(boot_id, sizeof(boot_id), "/proc/sys/kernel/random/boot_id") &&
 	    !strcmp(strtrim(boot_id), json_get_str(&r->v, "boot_id")) && ids && pages &&
-	    f && record_pools(&r->v, &p, ids, kb, pages) && !setfiles_read(f, NULL)) {
+	    asked && f && record_pools(&r->v, &p, ids, kb, pages, asked) &&
+	    !setfiles_read(f, NULL)) {
 		if (path_read(cmdline, sizeof(cmdline), "/proc/cmdline"))
 			cmdline[0] = '\0';
 		rc = path_read(text, sizeof(text), "/proc/meminfo");
-		if ((rc == 0 || rc == -EFBIG) && !meminfo_kb(text, "Hugepagesize", &kb[0]))
-			p.default_kb = kb[0];
-		record_pools(&r->v, &p, ids, kb, pages);
+		if ((rc == 0 || rc == -EFBIG) && meminfo_kb(text, "Hugepagesize", &dkb) == 0)
+			p.default_kb = dkb;
 		setters_judge(f, cmdline, &p, now);
 	}
 	free(ids);
 	free(pages);
+	free(asked);
 	free(f);
 }
 

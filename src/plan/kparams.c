@@ -2,9 +2,13 @@
 /*
  * kparams.c - pure: pools written as the kernel's own boot parameters, in its
  * per-node form (hugepagesz=1G hugepages=0:16,1:16), for `hugepar cmdline` and for
- * the record's kernel_route (kparams.h).
+ * the record's kernel_route; and the kernel's reading of those words and of a pool's
+ * sysctl value, for the other setters of the pools (kparams.h).
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kparams.h"
 #include "macros.h"
@@ -83,4 +87,69 @@ char *kparams_boot_route(const struct hp_topology *t, const struct hp_plan *p,
 		buf = NULL;
 	}
 	return buf;
+}
+
+/* (kparams.h: the kernel's memparse() of a page size) */
+uint64_t kparams_read_size(const char *v)
+{
+	char up[32];
+	uint64_t b;
+	size_t i;
+
+	for (i = 0; v[i] && i + 1 < sizeof(up); i++)
+		up[i] = (char)toupper((unsigned char)v[i]);
+	up[i] = '\0';
+	return v[i] || parse_bytes(up, &b) || b % 1024 ? 0 : b / 1024;
+}
+
+/* (kparams.h: simple_strtoul() of base 0, as proc_doulongvec_minmax() reads) */
+int kparams_read_count(const char *v, uint64_t *out)
+{
+	unsigned base = 10, digits = 0;
+	uint64_t n = 0;
+
+	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X') &&
+	    isxdigit((unsigned char)v[2])) {
+		base = 16;
+		v += 2;
+	} else if (v[0] == '0') {
+		base = 8;
+	}
+	for (; *v && !isspace((unsigned char)*v); v++, digits++) {
+		unsigned d = isdigit((unsigned char)*v) ? (unsigned)(*v - '0')
+			     : isxdigit((unsigned char)*v)
+				 ? (unsigned)(tolower((unsigned char)*v) - 'a' + 10)
+				 : 99;
+
+		if (d >= base || !mul_u64(n, base, &n) || !add_u64(n, d, &n))
+			return -EINVAL;
+	}
+	*out = n;
+	return digits ? 0 : -EINVAL;
+}
+
+/* (kparams.h) */
+int kparams_read_pages(const char *v, const unsigned *ids, unsigned nnodes,
+		       uint64_t *kern, uint64_t *total)
+{
+	const char *q = v;
+	bool over = false, nodes = strchr(v, ':') != NULL;
+	uint64_t node, n;
+
+	*total = 0;
+	memset(kern, 0, nnodes * sizeof(*kern));
+	while (*q) {
+		if (nodes && (parse_u64_at(&q, &node) || *q++ != ':'))
+			return -EINVAL;
+		if (parse_u64_at(&q, &n) || (*q && (!nodes || *q != ',')))
+			return -EINVAL;
+		*total = add_sat(*total, n, &over);
+		for (unsigned i = 0; nodes && i < nnodes; i++)
+			if (ids[i] == node)
+				kern[i] = n;
+		q += *q == ',';
+	}
+	for (unsigned i = 0; !nodes && i < nnodes; i++)
+		kern[i] = *total / nnodes + (i < *total % nnodes);
+	return *v ? 0 : -EINVAL;
 }

@@ -47,4 +47,19 @@ void kparams_put(FILE *f, const struct kparams_row *r, bool numa, bool *first);
 char *kparams_boot_route(const struct hp_topology *t, const struct hp_plan *p,
 			 const struct hp_result *res, unsigned z);
 
+/* The kernel's reading of its own words. A page size as memparse() takes it ("2M",
+ * "1g", "2097152"), in kB; 0 when it is not one. */
+uint64_t kparams_read_size(const char *v);
+/* A count as the kernel reads a write of a pool's sysctl (proc_doulongvec_minmax():
+ * base 0, so 0x10 is 16 and 010 is 8; a blank ends it, what follows is not looked
+ * at): 0, or -EINVAL where it refuses it (nothing, a sign, another character after
+ * the digits, more than 2^64 - 1). doc/kernel-notes.md. */
+int kparams_read_count(const char *v, uint64_t *out);
+/* hugepages=V as the kernel takes it: per node (0:512,1:512) into kern[], indexed as
+ * ids[] (nnodes of them), or a total, spread evenly over them (as the kernel spreads
+ * it over the nodes with memory); the total in *total. -EINVAL where the kernel
+ * cannot read it. */
+int kparams_read_pages(const char *v, const unsigned *ids, unsigned nnodes,
+		       uint64_t *kern, uint64_t *total);
+
 #endif

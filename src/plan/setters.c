@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kparams.h"
 #include "macros.h"
 #include "parse.h"
 #include "setters.h"
@@ -109,56 +110,51 @@ static bool whole_pool(struct hp_setter *s, const struct setters_pools *p,
 	return true;
 }
 
-/* A size as the kernel's memparse() takes it ("2M", "1g", "2097152"), in kB; 0 when
- * it is not one. */
-static uint64_t size_kb(const char *v)
-{
-	char up[32];
-	uint64_t b;
-	size_t i;
-
-	for (i = 0; v[i] && i + 1 < sizeof(up); i++)
-		up[i] = (char)toupper((unsigned char)v[i]);
-	up[i] = '\0';
-	return v[i] || parse_bytes(up, &b) || b % 1024 ? 0 : b / 1024;
-}
-
-/* hugepages=V for the size kb: the kernel's boot-time pool, per node (0:512,1:512)
- * or a total spread over the nodes. */
+/* hugepages=V for the size kb: the kernel's boot-time pools, before hugepar's run.
+ * In force where grow mode then keeps more on a node than hugepar's entry asks
+ * there; the kernel's pools at or below the requests are the kernel route hugepar
+ * cmdline prints, which hugepar's run completes. */
 static void boot_pool(struct hp_setter *s, const struct setters_pools *p, uint64_t kb,
 		      const char *v)
 {
-	char sz[16], how[96] = "over the nodes in turn";
-	const char *q = v;
-	uint64_t total = 0, node, n;
-	bool over = false, nodes = strchr(v, ':') != NULL;
+	char sz[16], how[96] = "over the nodes in turn", more[128] = "";
+	uint64_t kern[HP_MAX_BOOT_NODES], total;
+	size_t pos = 0;
+	bool entry = false;
+	int z = size_of(p, kb);
 
 	format_size_kb(kb, sz, sizeof(sz));
-	while (*q) {
-		if (nodes && (parse_u64_at(&q, &node) || *q++ != ':'))
-			break;
-		if (parse_u64_at(&q, &n) || (*q && (!nodes || *q != ',')))
-			break;
-		total = add_sat(total, n, &over);
-		q += *q == ',';
-	}
-	if (*q || !*v) {
+	if (p->nnodes > HP_MAX_BOOT_NODES ||
+	    kparams_read_pages(v, p->ids, p->nnodes, kern, &total)) {
 		say(s,
 		    "the kernel cannot read '%s' (a count, or NODE:COUNT,...): it "
 		    "reserves no %s pages at boot",
 		    v, sz);
 		return;
 	}
-	if (nodes)
+	if (strchr(v, ':'))
 		snprintf(how, sizeof(how), "on the nodes named (%s)", v);
-	s->in_force = total > 0;
+	for (unsigned i = 0; z >= 0 && p->asked && i < p->nnodes; i++) {
+		uint64_t a = p->asked[i * p->nsizes + (unsigned)z];
+
+		entry |= a != HP_NOT_ASKED;
+		if (a == HP_NOT_ASKED || kern[i] <= a || p->exact || pos >= sizeof(more))
+			continue;
+		s->in_force = true;
+		pos += snprintf(more + pos, sizeof(more) - pos, "%snode %u: %llu of %llu",
+				pos ? ", " : "", p->ids[i], (unsigned long long)kern[i],
+				(unsigned long long)a);
+	}
 	say(s,
-	    "the kernel reserves %llu %s pages at boot, %s, before hugepar runs; "
-	    "hugepar counts them as the pool before and %s",
+	    "the kernel reserves %llu %s pages at boot, %s, before hugepar runs; hugepar "
+	    "counts them as the pool before and %s%s%s",
 	    (unsigned long long)total, sz, how,
-	    p->exact
-		? "sets each node it has an entry for to its target (mode = exact)"
-		: "keeps a node's pool that is larger than its target (mode = grow)");
+	    !entry	  ? "has no entry for the size: they stay"
+	    : s->in_force ? "keeps them where they are more than it asks (mode = grow: "
+	    : p->exact
+		? "sets each node it has an entry for to its request (mode = exact)"
+		: "adds what its entries ask beyond them",
+	    more, s->in_force ? ")" : "");
 }
 
 /* A hugepagesz= that no hugepages= followed. */
@@ -175,8 +171,9 @@ static uint64_t cmdline_default(const char *cmdline, char *word, uint64_t dflt)
 	const char *q = cmdline;
 
 	while (cmdline_word(&q, word) && strcmp(word, "--"))
-		if (!strncmp(word, "default_hugepagesz=", 19) && size_kb(word + 19))
-			return size_kb(word + 19);
+		if (!strncmp(word, "default_hugepagesz=", 19) &&
+		    kparams_read_size(word + 19))
+			return kparams_read_size(word + 19);
 	return dflt;
 }
 
@@ -199,9 +196,9 @@ static void kernel_word(struct cmdline_state *k, const char *w,
 	uint64_t kb;
 
 	if (!strncmp(w, "default_hugepagesz=", 19)) {
-		format_size_kb(size_kb(w + 19), sz, sizeof(sz));
+		format_size_kb(kparams_read_size(w + 19), sz, sizeof(sz));
 		s = put(out, "kernel command line", w);
-		if (size_kb(w + 19))
+		if (kparams_read_size(w + 19))
 			say(s,
 			    "the default huge page size is %s: vm.nr_hugepages, "
 			    "/proc/meminfo's HugePages_ and hugetlbfs mounts without "
@@ -212,7 +209,7 @@ static void kernel_word(struct cmdline_state *k, const char *w,
 	} else if (!strncmp(w, "hugepagesz=", 11)) {
 		if (k->pending)
 			size_alone(out, k->word);
-		k->kb = size_kb(w + 11);
+		k->kb = kparams_read_size(w + 11);
 		k->valid = k->kb && (!p->nsizes || size_of(p, k->kb) >= 0);
 		k->pending = true;
 		snprintf(k->word, sizeof(k->word), "%s", w);
@@ -288,35 +285,6 @@ static int sysctl_in_force(const struct setfiles *f, const char *name)
 	return glob;
 }
 
-/* A count as the kernel reads a write of a pool's sysctl (proc_doulongvec_minmax():
- * simple_strtoul() of base 0, so 0x10 is 16 and 010 is 8; a blank ends it, and what
- * follows is not looked at): -EINVAL where it refuses it (nothing, a sign, another
- * character after the digits, more than 2^64 - 1). doc/kernel-notes.md. */
-static int kernel_count(const char *v, uint64_t *out)
-{
-	unsigned base = 10, digits = 0;
-	uint64_t n = 0;
-
-	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X') &&
-	    isxdigit((unsigned char)v[2])) {
-		base = 16;
-		v += 2;
-	} else if (v[0] == '0') {
-		base = 8;
-	}
-	for (; *v && !isspace((unsigned char)*v); v++, digits++) {
-		unsigned d = isdigit((unsigned char)*v) ? (unsigned)(*v - '0')
-			     : isxdigit((unsigned char)*v)
-				 ? (unsigned)(tolower((unsigned char)*v) - 'a' + 10)
-				 : 99;
-
-		if (d >= base || !mul_u64(n, base, &n) || !add_u64(n, d, &n))
-			return -EINVAL;
-	}
-	*out = n;
-	return digits ? 0 : -EINVAL;
-}
-
 /* A value systemd-sysctl writes to name: what the kernel does with it. */
 static void sysctl_value(struct hp_setter *s, const struct setfile *e, const char *name,
 			 const struct setters_pools *p)
@@ -328,7 +296,7 @@ static void sysctl_value(struct hp_setter *s, const struct setfile *e, const cha
 	if (e->glob)
 		snprintf(pre, sizeof(pre),
 			 "its pattern matches %s: ", sysctl_words(name));
-	if (kernel_count(e->value, &v)) {
+	if (kparams_read_count(e->value, &v)) {
 		say(s,
 		    "%sthe kernel refuses '%s' (not a count of pages it can read): the "
 		    "pool stays as hugepar leaves it%s",
@@ -413,7 +381,7 @@ static void dpdk_item(const struct setfile *e, const struct setters_pools *p,
 	if (!(s = put(out, origin, setting)))
 		return;
 	snprintf(sz, sizeof(sz), "%.*s", (int)(strlen(e->key) - 9), e->key + 3);
-	kb = size_kb(sz);
+	kb = kparams_read_size(sz);
 	snprintf(v, sizeof(v), "%s", e->value);
 	for (w = strtok_r(v, " \t", &save); w && n < 8; w = strtok_r(NULL, " \t", &save))
 		if (parse_u64(w, &c[n++])) {

@@ -26,14 +26,21 @@ struct hp_setters {
 	struct hp_setter s[HP_SETTERS_MAX];
 };
 
+/* The most nodes whose boot-time pools are compared with hugepar's requests. */
+#define HP_MAX_BOOT_NODES 1024
+/* A cell no entry asks for. */
+#define HP_NOT_ASKED UINT64_MAX
+
 /* hugepar's pools as its run leaves them (a plan's targets, a record's achieved). */
 struct setters_pools {
 	unsigned nnodes, nsizes;
 	const unsigned *ids;   /* node ids */
 	const uint64_t *kb;    /* page sizes, ascending */
 	const uint64_t *pages; /* [node * nsizes + size] */
-	uint64_t default_kb;   /* the size vm.nr_hugepages counts; 0: 2M */
-	bool exact;	       /* mode = exact (else grow) */
+	/* what hugepar's entries ask, as pages: HP_NOT_ASKED for none; NULL: unknown */
+	const uint64_t *asked;
+	uint64_t default_kb; /* the size vm.nr_hugepages counts; 0: 2M */
+	bool exact;	     /* mode = exact (else grow) */
 };
 
 /* The setters among files (setfiles_read()) and the kernel command line cmdline (NULL

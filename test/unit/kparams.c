@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kparams.c - unit tests: pools written as the kernel's own boot parameters. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,16 +181,21 @@ static void counts(uint64_t mem_total, uint64_t keep_free, const bool *asked,
 		   const uint64_t *req, const uint64_t *target, uint64_t *out)
 {
 	static const uint64_t kb[2] = {2048, 1048576};
-	struct kparams_node nd = {.mem_total = mem_total, .keep_free = keep_free,
-				  .nsizes = 2, .kb = kb, .asked = asked,
-				  .requested = req, .target = target};
+	struct kparams_node nd = {.mem_total = mem_total,
+				  .keep_free = keep_free,
+				  .nsizes = 2,
+				  .kb = kb,
+				  .asked = asked,
+				  .requested = req,
+				  .target = target};
 
 	kparams_boot_counts(&nd, out);
 }
 
 #define GIB (UINT64_C(1) << 30)
 
-UNIT_TEST(boot_counts, "a capped cell's request for the kernel, within MemTotal less keep_free")
+UNIT_TEST(boot_counts,
+	  "a capped cell's request for the kernel, within MemTotal less keep_free")
 {
 	uint64_t out[2];
 
@@ -220,4 +226,33 @@ UNIT_TEST(boot_counts, "a capped cell's request for the kernel, within MemTotal 
 	counts(UINT64_MAX, 0, (bool[]){true, true}, (uint64_t[]){UINT64_MAX, UINT64_MAX},
 	       (uint64_t[]){1, 1}, out);
 	CHECK(out[1] == UINT64_MAX / GIB && out[0] == (UINT64_MAX % GIB) / (2 << 20));
+}
+
+UNIT_TEST(read, "the kernel's reading of a page size, a sysctl count and hugepages=")
+{
+	static const unsigned ids[3] = {0, 2, 5};
+	uint64_t v = 7, kern[3], total;
+
+	CHECK(kparams_read_size("2M") == 2048 && kparams_read_size("1g") == 1048576 &&
+	      kparams_read_size("2097152") == 2048 && kparams_read_size("3x") == 0 &&
+	      kparams_read_size("") == 0);
+	/* base 0, a blank ends the count (measured: doc/kernel-notes.md) */
+	CHECK(kparams_read_count("0x10", &v) == 0 && v == 16);
+	CHECK(kparams_read_count("010", &v) == 0 && v == 8);
+	CHECK(kparams_read_count("1024 # the pool", &v) == 0 && v == 1024);
+	CHECK(kparams_read_count("18446744073709551615", &v) == 0 && v == UINT64_MAX);
+	CHECK(kparams_read_count("18446744073709551616", &v) == -EINVAL);
+	CHECK(kparams_read_count("08", &v) == -EINVAL &&
+	      kparams_read_count("2x", &v) == -EINVAL);
+	CHECK(kparams_read_count("+2", &v) == -EINVAL &&
+	      kparams_read_count("", &v) == -EINVAL);
+	CHECK(kparams_read_count("0x", &v) == -EINVAL);
+	/* per node by id; a total spread evenly */
+	CHECK(kparams_read_pages("2:8,5:1,9:3", ids, 3, kern, &total) == 0 &&
+	      total == 12 && kern[0] == 0 && kern[1] == 8 && kern[2] == 1);
+	CHECK(kparams_read_pages("10", ids, 3, kern, &total) == 0 && total == 10 &&
+	      kern[0] == 4 && kern[1] == 3 && kern[2] == 3);
+	CHECK(kparams_read_pages("0:x", ids, 3, kern, &total) == -EINVAL &&
+	      kparams_read_pages("", ids, 3, kern, &total) == -EINVAL &&
+	      kparams_read_pages("1 2", ids, 3, kern, &total) == -EINVAL);
 }

@@ -10,8 +10,15 @@
 static const unsigned ids[2] = {0, 1};
 static const uint64_t kb[2] = {2048, 1048576};
 static const uint64_t pages[4] = {96, 0, 40, 0};
-static const struct setters_pools pools = {
-    .nnodes = 2, .nsizes = 2, .ids = ids, .kb = kb, .pages = pages, .default_kb = 2048};
+/* entries ask 96 and 40 2M pages; none asks 1G pages */
+static const uint64_t asked[4] = {96, HP_NOT_ASKED, 40, HP_NOT_ASKED};
+static const struct setters_pools pools = {.nnodes = 2,
+					   .nsizes = 2,
+					   .ids = ids,
+					   .kb = kb,
+					   .pages = pages,
+					   .asked = asked,
+					   .default_kb = 2048};
 
 static struct setfile *line(struct setfiles *f, const char *path, unsigned n,
 			    const char *key, const char *name, const char *value)
@@ -187,30 +194,49 @@ UNIT_TEST(cmdline, "hugepages= on the kernel command line, by the kernel's readi
 	setters_judge(NULL,
 		      "quiet hugepagesz=1G hugepages=16 hugepages=0:1 -- hugepages=9",
 		      &pools, &out);
-	CHECK(out.n == 2 && setters_in_force(&out) == 1);
+	CHECK(out.n == 2 && setters_in_force(&out) == 0);
 	CHECK(
 	    has(&out.s[0], "kernel command line", "hugepagesz=1G hugepages=16",
 		"the kernel reserves 16 1G pages at boot, over the nodes in turn, before "
-		"hugepar runs; hugepar counts them as the pool before and keeps a node's "
-		"pool that is larger than its target (mode = grow)",
-		true));
+		"hugepar runs; hugepar counts them as the pool before and has no entry "
+		"for the size: they stay",
+		false));
 	CHECK(has(&out.s[1], "kernel command line", "hugepages=0:1",
 		  "a second hugepages= for the size", false));
-	/* the default size, named anywhere on the line; per node; exact mode */
+	/* more than an entry asks on a node: grow mode keeps them (in force) */
+	setters_judge(NULL, "hugepages=0:200", &pools, &out);
+	CHECK(out.n == 1 &&
+	      has(&out.s[0], "kernel command line", "hugepages=0:200",
+		  "keeps them where they are more than it asks (mode = grow: "
+		  "node 0: 200 of 96)",
+		  true));
+	/* a total, spread over the nodes: 68 a node, above node 1's 40 */
+	setters_judge(NULL, "hugepages=136", &pools, &out);
+	CHECK(has(&out.s[0], "kernel command line", "hugepages=136", "node 1: 68 of 40)",
+		  true));
+	/* at or below the requests (what hugepar cmdline prints): hugepar completes */
+	setters_judge(NULL, "hugepagesz=2M hugepages=0:96,1:20", &pools, &out);
+	CHECK(has(&out.s[0], "kernel command line", "hugepagesz=2M hugepages=0:96,1:20",
+		  "adds what its entries ask beyond them", false));
+	/* the default size, named anywhere on the line; exact mode */
 	{
 		struct setters_pools x = pools;
 
 		x.exact = true;
-		setters_judge(NULL, "hugepages=0:8,1:4 default_hugepagesz=1G", &x, &out);
+		setters_judge(NULL, "hugepages=0:800,1:4 default_hugepagesz=2M", &x,
+			      &out);
 		CHECK(out.n == 2);
-		CHECK(
-		    has(&out.s[0], "kernel command line", "hugepages=0:8,1:4",
-			"the kernel reserves 12 1G pages at boot, on the nodes named "
-			"(0:8,1:4), before hugepar runs; hugepar counts them as the pool "
-			"before and sets each node it has an entry for to its target",
-			true));
-		CHECK(has(&out.s[1], "kernel command line", "default_hugepagesz=1G",
-			  "the default huge page size is 1G", false));
+		CHECK(has(
+		    &out.s[0], "kernel command line", "hugepages=0:800,1:4",
+		    "the kernel reserves 804 2M pages at boot, on the nodes named "
+		    "(0:800,1:4), before hugepar runs; hugepar counts them as the pool "
+		    "before and sets each node it has an entry for to its request",
+		    false));
+		CHECK(has(&out.s[1], "kernel command line", "default_hugepagesz=2M",
+			  "the default huge page size is 2M", false));
+		setters_judge(NULL, "default_hugepagesz=1G hugepages=3", &x, &out);
+		CHECK(has(&out.s[1], "kernel command line", "hugepages=3",
+			  "the kernel reserves 3 1G pages", false));
 	}
 	/* a size not offered, a lone size, a count the kernel cannot read, quotes */
 	setters_judge(NULL, "hugepagesz=4M hugepages=2 hugepagesz=2M \"hugepages=x y\"",
