@@ -30,5 +30,8 @@ void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topo
 /* Pieces shared with the record. */
 void report_settings_json(struct json_out *j, const struct hp_settings *s);
 void report_problem_line(FILE *f, const struct hp_problem *p);
+/* Why counts were rounded down, under a table that shows some: the step
+ * (granularity: "auto", "1G", "2%") and what it is for. */
+void report_rounding(FILE *f, const char *granularity);
 
 #endif
