@@ -308,7 +308,7 @@ t_status_text() {
 	"$HP" status -d "$r.par" >"$OUT/operator-st.txt"
 	expect_eq "the run's line: no thread figure without its label" \
 		"$(head -1 "$OUT/operator-st.txt" | sed 's/ in [0-9]* ms, started [0-9.]* s after boot$//')" \
-		"hugepar 0.4 on Linux 6.12.0: ok"
+		"hugepar $("$TOP/scripts/version.sh") on Linux 6.12.0: ok"
 	expect_eq "the size: the most threads at work at once" \
 		"$(awk '$1 == "2M" && $2 == "parallel" { print $3 }' "$OUT/operator-st.txt")" \
 		"$(jq '.sizes[0].threads_peak' "$r.par/status.json")"
