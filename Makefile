@@ -290,9 +290,15 @@ install: $(BIN)
 	install -m 0644 systemd/examples/*.conf $(DESTDIR)$(DOCDIR)/examples/
 	install -m 0644 config/hugepar-alerts.rules.yml $(DESTDIR)$(DOCDIR)/examples/
 	install -D -m 0644 config/dracut-hugepar.conf $(DESTDIR)$(DRACUTCONFDIR)/50-hugepar.conf
+	@# on this system (no DESTDIR): the units enabled, as the package's are
+	if [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null; then \
+		systemctl daemon-reload 2>/dev/null; \
+		systemctl enable hugepar-verify.service hugepar-initramfs.service; fi
 
 # Everything install put there but your settings (/etc/hugepar.conf and its .d).
 uninstall:
+	-if [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null; then \
+		systemctl disable hugepar-verify.service hugepar-initramfs.service; fi
 	rm -f $(DESTDIR)$(SBINDIR)/hugepar $(DESTDIR)$(UNITDIR)/hugepar-verify.service \
 		$(DESTDIR)$(UNITDIR)/hugepar-initramfs.service
 	rm -f $(DESTDIR)$(DRACUTCONFDIR)/50-hugepar.conf

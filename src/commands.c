@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "hugetlb.h"
 #include "kinfo.h"
+#include "macros.h"
 #include "parse.h"
 #include "path.h"
 #include "report.h"
@@ -67,6 +68,8 @@ int load_machine(struct ctx *c)
 	hugetlb_set_release(c->topo.release);
 	if (c->basis_wanted)
 		plan_basis_read(c);
+	if (!c->basis.boot)
+		record_own_read(c);
 	plan_check_settings(&c->settings, &c->topo);
 	resolve_devices(&c->settings, &c->topo);
 	for (unsigned i = 0; i < c->settings.nproblems; i++) {
@@ -175,6 +178,48 @@ void plan_basis_read(struct ctx *c)
 		c->basis.boot = true;
 		c->basis.boot_ms = json_get_num(&r.v, "started_boot_ms");
 	}
+	record_unload(&r);
+}
+
+/* One pool's own pages now: the record's, less what the pool lost since it was
+ * written, as if it lost hugepar's first (what is left is then the others' for sure). */
+static uint64_t own_now(const struct json_val *cell, uint64_t now)
+{
+	uint64_t own = json_get_num(cell, "own"), left = json_get_num(cell, "achieved");
+	uint64_t theirs = left - MIN(own, left);
+
+	return MIN(own, now > theirs ? now - theirs : 0);
+}
+
+/* The own pages of the record's cell (node n) of the size it names. */
+static void own_cell(struct hp_topology *t, unsigned n, const struct json_val *cell)
+{
+	char sz[16];
+
+	for (unsigned z = 0; z < t->nsizes; z++) {
+		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+		if (strcmp(json_get_str(cell, "size"), sz) == 0)
+			t->nodes[n].own[z] =
+			    own_now(cell, pool_persistent(&t->nodes[n].pool[z]));
+	}
+}
+
+void record_own_read(struct ctx *c)
+{
+	struct hp_topology *t = &c->topo;
+	struct hp_record r;
+
+	if (!t->boot_id[0] || record_read(c->record_dir, &r))
+		return;
+	if (strcmp(json_get_str(&r.v, "boot_id"), t->boot_id) == 0)
+		for (unsigned n = 0; n < t->nnodes; n++) {
+			const struct json_val *zs =
+			    json_get(record_node(json_get(&r.v, "nodes"), t->nodes[n].id),
+				     "sizes");
+
+			for (unsigned i = 0; zs && i < zs->n; i++)
+				own_cell(t, n, &zs->kids[i]);
+		}
 	record_unload(&r);
 }
 

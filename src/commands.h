@@ -64,6 +64,10 @@ void load_setters(struct ctx *c, const struct hp_result *res);
  * boot's initramfs run, from its record in the record directory, where there is
  * one of this boot (boot_id) and of every node; else those now (c->basis says). */
 void plan_basis_read(struct ctx *c);
+/* For a run now (apply; plan and cmdline without the boot's basis): the pages of each
+ * pool that hugepar reserved itself in this boot, from the record of this boot, less
+ * any the pool has lost since (the rest being someone else's), into c->topo. */
+void record_own_read(struct ctx *c);
 /* Whether this is a crash (kdump) capture kernel (after load_settings()), and how it
  * is known, in why: hugepar then stands aside, and leaves the little memory that
  * kernel has to the dump. */

@@ -107,6 +107,16 @@ static void header(struct json_out *j, const struct full *a, const char *status)
 	json_str(j, "status", status);
 }
 
+/* The most threads the plan lets the size have at once, all nodes together. */
+static uint64_t size_threads(const struct full *a, unsigned z)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < a->t->nnodes; i++)
+		n += plan_cell(a->p, i, z)->workers;
+	return n;
+}
+
 /* One size's line of the record's "sizes". */
 static void size_json(struct json_out *j, const struct full *a, unsigned z)
 {
@@ -129,7 +139,9 @@ static void size_json(struct json_out *j, const struct full *a, unsigned z)
 	} else {
 		json_str(j, "error", sr->failure[0] ? sr->failure : sr->afterwards);
 	}
-	json_u64(j, "threads", sr->workers);
+	json_u64(j, "threads", size_threads(a, z));
+	json_u64(j, "threads_peak", sr->workers_peak);
+	json_u64(j, "threads_started", sr->workers);
 	json_u64(j, "ms", sr->ms);
 	json_u64(j, "start_ms", sr->start_ms);
 	json_u64(j, "overcommit_before",
@@ -151,6 +163,15 @@ static void size_json(struct json_out *j, const struct full *a, unsigned z)
 	json_close(j, '}');
 }
 
+/* The pages of the pool hugepar has reserved in this boot once this run is done: what
+ * it had (the plan's own), less what it gave back, plus what it added. */
+static uint64_t own_after(const struct hp_cell *c, const struct hp_cell_result *cr)
+{
+	uint64_t sum = c->own + cr->achieved;
+
+	return MIN(sum > cr->before ? sum - cr->before : 0, cr->achieved);
+}
+
 /* One cell (node n, size z) of a node's "sizes". */
 static void cell_json(struct json_out *j, const struct full *a, unsigned n, unsigned z)
 {
@@ -169,8 +190,10 @@ static void cell_json(struct json_out *j, const struct full *a, unsigned n, unsi
 		json_null(j, "requested");
 	json_u64(j, "target", c->target);
 	json_u64(j, "achieved", cr->achieved);
+	json_u64(j, "own", own_after(c, cr));
 	json_u64(j, "threads", c->workers);
 	json_u64(j, "threads_peak", cr->workers.workers_peak);
+	json_u64(j, "threads_started", cr->workers.workers_started);
 	json_u64(j, "threads_settled", cr->workers.workers_settled);
 	json_open(j, "threads_rates", '[');
 	for (unsigned k = 0; k < cr->workers.nrates && k < ADAPT_MAX_RATES; k++) {
@@ -355,7 +378,7 @@ static void kmsg_sizes(const struct hp_topology *t, const struct hp_plan *p,
 	for (unsigned z = 0; z < t->nsizes; z++) {
 		uint64_t target = 0, got = 0, asked = 0;
 		bool over = false, over_asked = false;
-		char more[80] = "";
+		char more[80] = "", threads[40] = "";
 
 		if (!res->sizes[z].worked)
 			continue;
@@ -365,7 +388,7 @@ static void kmsg_sizes(const struct hp_topology *t, const struct hp_plan *p,
 
 			target = add_sat(target, c->target, &over);
 			asked =
-			    add_sat(asked, c->requested_set ? c->requested : c->current,
+			    add_sat(asked, c->requested_set ? c->requested : c->target,
 				    &over_asked);
 			got = add_sat(got, res->cells[n * t->nsizes + z].achieved, &over);
 		}
@@ -375,10 +398,14 @@ static void kmsg_sizes(const struct hp_topology *t, const struct hp_plan *p,
 			snprintf(more, sizeof(more), ", %s%llu asked: capped",
 				 over_asked ? "more than " : "",
 				 (unsigned long long)asked);
+		if (res->sizes[z].workers_peak)
+			snprintf(threads, sizeof(threads), ", %u thread%s at once",
+				 res->sizes[z].workers_peak,
+				 res->sizes[z].workers_peak == 1 ? "" : "s");
 		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-		pos += snprintf(sizes + pos, len - pos, ", %s %llu/%llu pages (%s%s)", sz,
+		pos += snprintf(sizes + pos, len - pos, ", %s %llu/%llu pages (%s%s%s)", sz,
 				(unsigned long long)got, (unsigned long long)target,
-				method_name(res->sizes[z].method), more);
+				method_name(res->sizes[z].method), threads, more);
 		if (pos >= len)
 			break;
 	}
@@ -452,13 +479,18 @@ void record_kmsg(const struct hp_topology *t, const struct hp_plan *p,
 		return;
 	}
 	kmsg_sizes(t, p, res, sizes, sizeof(sizes));
+	for (unsigned i = 0; !sizes[0] && i < p->nnodes * p->nsizes; i++)
+		if (p->cells[i].requested_set)
+			snprintf(sizes, sizeof(sizes), ", nothing to do");
+	if (!sizes[0])
+		snprintf(sizes, sizeof(sizes), ", nothing configured (no pages entry)");
 	record_log(res->status == HP_STATUS_OK	     ? LOG_INFO
 		   : res->status == HP_STATUS_FAILED ? LOG_ERR
 						     : LOG_WARNING,
-		   "%s in %llu ms on %u node%s, %u threads%s%s%s",
+		   "%s in %llu ms on %u node%s%s%s%s",
 		   status_name(res->status), (unsigned long long)res->duration_ms,
-		   t->nnodes, t->nnodes == 1 ? "" : "s", p->workers_total,
-		   sizes[0] ? sizes : ", nothing to do", res->error[0] ? ": " : "",
+		   t->nnodes, t->nnodes == 1 ? "" : "s",
+		   sizes, res->error[0] ? ": " : "",
 		   res->error);
 	kmsg_cells(t, res);
 	kmsg_routes(t, p, res);

@@ -16,7 +16,7 @@
 
 #define HP_RECORD_DIR	 "/run/hugepar"
 #define HP_RECORD_FILE	 "status.json"
-#define HP_RECORD_FORMAT 3
+#define HP_RECORD_FORMAT 4
 
 /* Write dir/status.json atomically (temp file + rename), mode 0644. */
 int record_write(const char *dir, const struct hp_settings *s,

@@ -2,6 +2,7 @@
 /* report.c - the topology and the plan, as a table or as JSON (hugepar plan). */
 #include <string.h>
 
+#include "cellnote.h"
 #include "idset.h"
 #include "parse.h"
 #include "report.h"
@@ -19,17 +20,6 @@ void report_problem_line(FILE *f, const struct hp_problem *p)
 	fputs(": ", f);
 	put_printable(f, p->message);
 	fputc('\n', f);
-}
-
-/* The plan's note of a cell: why it was cut, and what was rounded. */
-static void note_for(const struct hp_cell *c, char *buf, size_t len)
-{
-	uint64_t shown = c->cut == HP_CUT_NONE ? c->requested : c->target;
-
-	snprintf(buf, len, "%s", cut_note(c->cut));
-	if (c->rounded && c->unrounded != shown && c->cut != HP_CUT_GROW)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%sfrom %llu, rounded",
-			 buf[0] ? ", " : "", (unsigned long long)c->unrounded);
 }
 
 /* Which free memory and pools the plan is of. */
@@ -66,10 +56,9 @@ static void plan_text_machine(FILE *f, const struct hp_settings *s,
 		format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
 		fprintf(f, " %s", sz);
 	}
-	if (t->hugetlb && t->gigantic_kb) {
+	if (t->hugetlb && t->page_kb && t->page_kb != 4) {
 		format_size_kb(t->page_kb, a, sizeof(a));
-		format_size_kb(t->gigantic_kb, sz, sizeof(sz));
-		fprintf(f, " (%s base pages: gigantic above %s)", a, sz);
+		fprintf(f, " (on %s base pages)", a);
 	}
 	fprintf(f, "%s\n", t->hugetlb ? "" : " none (kernel without hugetlb)");
 	if (t->warning[0])
@@ -131,69 +120,158 @@ static void plan_text_devices(FILE *f, const struct hp_settings *s)
 	}
 }
 
+/* The plan's line: its settings, and the threads it may start. */
+static void plan_text_head(FILE *f, const struct hp_settings *s, const struct hp_plan *p)
+{
+	char kf[32], th[64];
+
+	amount_format(&s->keep_free, kf, sizeof(kf));
+	if (!p->workers_auto)
+		snprintf(th, sizeof(th), "threads %u (set)", p->workers_total);
+	else if (p->workers_total)
+		snprintf(th, sizeof(th), "threads auto, up to %u at once",
+			 p->workers_total);
+	else
+		snprintf(th, sizeof(th), "threads auto, none needed");
+	fprintf(f, "\nPlan: mode %s, keep_free %s per node, timeout %llu.%03llus, %s\n",
+		mode_name(s->mode), kf, (unsigned long long)s->timeout_ms / 1000,
+		(unsigned long long)s->timeout_ms % 1000, th);
+}
+
+/* Whether a cell has a line: an entry names it, or it has a pool. */
+static bool cell_shown(const struct hp_cell *c)
+{
+	return c->requested_set || c->current;
+}
+
+/* One node and size: its pool, the request, the target and its memory, the change,
+ * the threads and the note; without what would change when disabled. */
+static void plan_text_cell(FILE *f, const struct hp_settings *s,
+			   const struct hp_topology *t, const struct hp_plan *p,
+			   unsigned n, unsigned z)
+{
+	const struct hp_cell *c = plan_cell(p, n, z);
+	char req[32] = "-", mem[32], note[192], sz[16];
+	uint64_t bytes;
+
+	format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
+	if (c->requested_set)
+		snprintf(req, sizeof(req), "%llu", (unsigned long long)c->requested);
+	cellnote_of(c, note, sizeof(note));
+	if (!p->parallel[z] && c->target > c->current && s->enabled)
+		snprintf(note + strlen(note), sizeof(note) - strlen(note),
+			 "%sper-node writes: no threads for %s pages before Linux 6.19",
+			 note[0] ? "; " : "", sz);
+	if (!s->enabled) {
+		fprintf(f, "%-6u %-5s %10llu %10s  %s\n", t->nodes[n].id, sz,
+			(unsigned long long)c->current, req, note);
+		return;
+	}
+	if (!mul_u64(c->target, t->sizes[z].kb * 1024, &bytes))
+		bytes = UINT64_MAX;
+	if (bytes)
+		format_bytes(bytes, mem, sizeof(mem));
+	else
+		strcpy(mem, "0");
+	fprintf(f, "%-6u %-5s %10llu %10s %10llu %8s %+10lld %8u  %s\n", t->nodes[n].id,
+		sz, (unsigned long long)c->current, req, (unsigned long long)c->target,
+		mem, (long long)(c->target - c->current), c->workers, note);
+}
+
+/* Why counts were rounded, once under the table: the step and what it is for. */
+static void plan_text_rounded(FILE *f, const struct hp_settings *s,
+			      const struct hp_plan *p)
+{
+	char g[64];
+	bool any = false;
+
+	for (unsigned i = 0; i < p->nnodes * p->nsizes; i++) {
+		const struct hp_cell *c = &p->cells[i];
+
+		any |= c->rounded && c->unrounded >
+					 (c->cut == HP_CUT_NONE ? c->requested : c->target);
+	}
+	if (!any || !s->enabled)
+		return;
+	if (s->granularity_auto)
+		strcpy(g, "auto");
+	else
+		amount_format(&s->granularity, g, sizeof(g));
+	report_rounding(f, g);
+}
+
+void report_rounding(FILE *f, const char *granularity)
+{
+	if (strcmp(granularity, "auto") == 0)
+		fputs("\nRounded down: shares and caps go down to a step of at most 1% of the "
+		      "count\n(granularity auto), so that each boot of this machine gets the "
+		      "same count while its\nmemory moves a little.\n",
+		      f);
+	else
+		fprintf(f,
+			"\nRounded down: shares and caps go down to a step of %s "
+			"(granularity), so that each\nboot of this machine gets the same "
+			"count while its memory moves a little.\n",
+			granularity);
+}
+
+/* A list of problems or notices, with their count. */
+static void report_problems(FILE *f, const char *title, const struct hp_problem *list,
+			    unsigned n)
+{
+	if (!n)
+		return;
+	fprintf(f, "\n%s (%u):\n", title, n);
+	for (unsigned i = 0; i < n; i++) {
+		fputs("  ", f);
+		report_problem_line(f, &list[i]);
+	}
+}
+
 /* The plan: one line per node and size with something to do, the mounts, the
  * problems. */
 static void plan_text_cells(FILE *f, const struct hp_settings *s,
 			    const struct hp_topology *t, const struct hp_plan *p)
 {
-	char a[32], b[96], sz[16];
+	unsigned rows = 0;
 
-	amount_format(&s->keep_free, a, sizeof(a));
-	if (!p->workers_auto)
-		snprintf(b, sizeof(b), "set, %u", p->workers_total);
-	else if (p->workers_total)
-		snprintf(b, sizeof(b), "auto, up to %u", p->workers_total);
+	if (s->enabled)
+		plan_text_head(f, s, p);
 	else
-		snprintf(b, sizeof(b), "auto, none: no pages for threads");
-	fprintf(f,
-		"\nPlan: mode %s, keep_free %s per node, timeout %llu.%03llus, threads "
-		"%s%s\n",
-		mode_name(s->mode), a, (unsigned long long)s->timeout_ms / 1000,
-		(unsigned long long)s->timeout_ms % 1000, b,
-		s->enabled ? "" : " (disabled: nothing will be done)");
-	fprintf(f, "%-6s %-5s %10s %10s %10s %10s %8s  %s\n", "NODE", "SIZE", "BEFORE",
-		"REQUESTED", "TARGET", "CHANGE", "THREADS", "NOTE");
-	for (unsigned n = 0; n < t->nnodes; n++) {
+		fputs("\nWhat the settings ask, when enabled:\n", f);
+	for (unsigned n = 0; n < t->nnodes; n++)
 		for (unsigned z = 0; z < t->nsizes; z++) {
-			const struct hp_cell *cl = plan_cell(p, n, z);
-			long long change = (long long)(cl->target - cl->current);
-
-			if (!cl->requested_set && cl->current == 0)
+			if (!cell_shown(plan_cell(p, n, z)))
 				continue;
-			format_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-			if (cl->requested_set)
-				snprintf(a, sizeof(a), "%llu",
-					 (unsigned long long)cl->requested);
+			if (rows++)
+				;
+			else if (s->enabled)
+				fprintf(f, "%-6s %-5s %10s %10s %10s %8s %10s %8s  %s\n",
+					"NODE", "SIZE", "BEFORE", "REQUESTED", "TARGET",
+					"MEMORY", "CHANGE", "THREADS", "NOTE");
 			else
-				strcpy(a, "-");
-			note_for(cl, b, sizeof(b));
-			fprintf(f, "%-6u %-5s %10llu %10s %10llu %+10lld %8u  %s\n",
-				t->nodes[n].id, sz, (unsigned long long)cl->current, a,
-				(unsigned long long)cl->target, change, cl->workers, b);
+				fprintf(f, "%-6s %-5s %10s %10s  %s\n", "NODE", "SIZE",
+					"POOL", "REQUESTED", "NOTE");
+			plan_text_cell(f, s, t, p, n, z);
 		}
-	}
+	if (!rows)
+		fputs("Nothing to do: no pages asked for, and no pool on any node.\n", f);
+	plan_text_rounded(f, s, p);
 	for (unsigned i = 0; i < s->nmounts; i++)
 		fprintf(f, "%sMount (hugepar verify, on the booted system): %s\n",
 			i ? "" : "\n", s->mounts[i].text);
-	if (s->nproblems) {
-		fprintf(f, "\nProblems (%u):\n", s->nproblems);
-		for (unsigned i = 0; i < s->nproblems; i++) {
-			fputs("  ", f);
-			report_problem_line(f, &s->problems[i]);
-		}
-	}
-	if (s->nnotices) {
-		fprintf(f, "\nNotices (%u):\n", s->nnotices);
-		for (unsigned i = 0; i < s->nnotices; i++) {
-			fputs("  ", f);
-			report_problem_line(f, &s->notices[i]);
-		}
-	}
+	report_problems(f, "Problems", s->problems, s->nproblems);
+	report_problems(f, "Notices", s->notices, s->nnotices);
 }
 
 void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
 		      const struct hp_plan *p, const struct plan_basis *b)
 {
+	if (!s->enabled)
+		fprintf(f,
+			"Disabled by %s: the boot changes no pool (what the settings "
+			"ask is below).\n",
+			s->enabled_by ? s->enabled_by : "the settings");
 	plan_text_machine(f, s, t, p, b);
 	plan_text_devices(f, s);
 	plan_text_cells(f, s, t, p);
@@ -242,6 +320,7 @@ void report_settings_json(struct json_out *j, const struct hp_settings *s)
 
 	json_open(j, "settings", '{');
 	json_bool(j, "enabled", s->enabled);
+	json_str(j, "enabled_by", s->enabled_by ? s->enabled_by : "");
 	json_str(j, "mode", mode_name(s->mode));
 	amount_format(&s->keep_free, buf, sizeof(buf));
 	json_str(j, "keep_free", buf);

@@ -36,5 +36,8 @@ void report_setters_text(FILE *f, const struct hp_setters *st);
 void report_settings_json(struct json_out *j, const struct hp_settings *s);
 void report_problem_line(FILE *f, const struct hp_problem *p);
 void report_setters_json(struct json_out *j, const struct hp_setters *st);
+/* Why counts were rounded down, under a table that shows some: the step
+ * (granularity: "auto", "1G", "2%") and what it is for. */
+void report_rounding(FILE *f, const char *granularity);
 
 #endif

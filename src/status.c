@@ -28,24 +28,30 @@ static int status_of(const char *name)
 	return -EINVAL;
 }
 
-/* The sizes that had work, each with how it was done. */
+/* The sizes that had work, each with how it was done: the most threads at work at
+ * once (a record of format 3 and before did not count them: "-"), and why a size
+ * went serial. */
 static void show_sizes(FILE *f, const struct json_val *arr)
 {
 	unsigned shown = 0;
 
 	for (unsigned i = 0; arr && i < arr->n; i++) {
 		const struct json_val *z = &arr->kids[i], *w = json_get(z, "worked");
+		const struct json_val *peak = json_get(z, "threads_peak");
+		char threads[24] = "-";
 
 		if (w && w->type == JSON_BOOL && !w->b)
 			continue;
 		if (!shown++)
-			fprintf(f, "\n%-5s %-9s %8s %9s\n", "SIZE", "METHOD", "THREADS",
-				"TIME");
-
-		fprintf(f, "%-5s %-9s %8llu %6llu ms\n", json_get_str(z, "size"),
-			json_get_str(z, "method"),
-			(unsigned long long)record_num(z, "threads", "workers"),
-			(unsigned long long)json_get_num(z, "ms"));
+			fprintf(f, "\n%-5s %-9s %8s %9s  %s\n", "SIZE", "METHOD", "THREADS",
+				"TIME", "NOTE");
+		if (peak && peak->type == JSON_NUM && peak->num)
+			snprintf(threads, sizeof(threads), "%llu",
+				 (unsigned long long)peak->num);
+		fprintf(f, "%-5s %-9s %8s %6llu ms  %s\n", json_get_str(z, "size"),
+			json_get_str(z, "method"), threads,
+			(unsigned long long)json_get_num(z, "ms"),
+			json_get_str(z, "method_note"));
 	}
 	for (unsigned i = 0; arr && i < arr->n; i++)
 		if (json_get_str(&arr->kids[i], "error")[0])
@@ -53,38 +59,84 @@ static void show_sizes(FILE *f, const struct json_val *arr)
 				json_get_str(&arr->kids[i], "error"));
 }
 
-static void show_nodes(FILE *f, const struct json_val *arr)
+/* A cell's row: a pool, or something asked. */
+static bool cell_shown(const struct json_val *c)
 {
-	if (!arr || !arr->n)
-		return;
-	fprintf(f, "\n%-5s %-5s %8s %9s %8s %8s %9s  %-9s %s\n", "NODE", "SIZE", "BEFORE",
-		"REQUESTED", "TARGET", "ACHIEVED", "TIME", "STATUS", "REASON");
-	for (unsigned i = 0; i < arr->n; i++) {
-		const struct json_val *nd = &arr->kids[i];
-		const struct json_val *zs = json_get(nd, "sizes");
+	const struct json_val *rq = json_get(c, "requested");
+
+	return (rq && rq->type == JSON_NUM) || json_get_num(c, "before") ||
+	       json_get_num(c, "achieved");
+}
+
+/* The memory of a count of pages of the cell's size ("2M"). */
+static void cell_memory(const struct json_val *c, uint64_t pages, char *buf, size_t len)
+{
+	uint64_t size, bytes;
+
+	if (!pages)
+		snprintf(buf, len, "0");
+	else if (parse_bytes(json_get_str(c, "size"), &size) ||
+		 !mul_u64(pages, size, &bytes))
+		snprintf(buf, len, "?");
+	else
+		format_bytes(bytes, buf, len);
+}
+
+static void show_cell(FILE *f, const struct json_val *nd, const struct json_val *c)
+{
+	const struct json_val *rq = json_get(c, "requested");
+	char req[32] = "-", mem[32];
+
+	if (rq && rq->type == JSON_NUM)
+		snprintf(req, sizeof(req), "%llu", (unsigned long long)rq->num);
+	cell_memory(c, json_get_num(c, "achieved"), mem, sizeof(mem));
+	fprintf(f, "%-5llu %-5s %8llu %9s %8llu %8llu %8s %6llu ms  %-9s %s\n",
+		(unsigned long long)json_get_num(nd, "node"), json_get_str(c, "size"),
+		(unsigned long long)json_get_num(c, "before"), req,
+		(unsigned long long)json_get_num(c, "target"),
+		(unsigned long long)json_get_num(c, "achieved"), mem,
+		(unsigned long long)json_get_num(c, "ms"), json_get_str(c, "status"),
+		json_get_str(c, "reason"));
+}
+
+/* The node table, where a cell has a row; returns the rows. */
+static unsigned show_nodes(FILE *f, const struct json_val *arr)
+{
+	unsigned rows = 0;
+
+	for (unsigned i = 0; arr && i < arr->n; i++) {
+		const struct json_val *zs = json_get(&arr->kids[i], "sizes");
 
 		for (unsigned k = 0; zs && k < zs->n; k++) {
-			const struct json_val *c = &zs->kids[k];
-			const struct json_val *rq = json_get(c, "requested");
-			char req[32] = "-";
+			if (!cell_shown(&zs->kids[k]))
+				continue;
+			if (!rows++)
+				fprintf(f, "\n%-5s %-5s %8s %9s %8s %8s %8s %9s  %-9s %s\n",
+					"NODE", "SIZE", "BEFORE", "REQUESTED", "TARGET",
+					"ACHIEVED", "MEMORY", "TIME", "STATUS", "REASON");
+			show_cell(f, &arr->kids[i], &zs->kids[k]);
+		}
+	}
+	return rows;
+}
 
-			if (!rq || rq->type != JSON_NUM) {
-				if (json_get_num(c, "before") == 0 &&
-				    json_get_num(c, "achieved") == 0)
-					continue;
-			} else {
-				snprintf(req, sizeof(req), "%llu",
-					 (unsigned long long)rq->num);
-			}
-			fprintf(f,
-				"%-5llu %-5s %8llu %9s %8llu %8llu %6llu ms  %-9s %s\n",
-				(unsigned long long)json_get_num(nd, "node"),
-				json_get_str(c, "size"),
-				(unsigned long long)json_get_num(c, "before"), req,
-				(unsigned long long)json_get_num(c, "target"),
-				(unsigned long long)json_get_num(c, "achieved"),
-				(unsigned long long)json_get_num(c, "ms"),
-				json_get_str(c, "status"), json_get_str(c, "reason"));
+/* Why counts were rounded, once under the table, as plan says it. */
+static void show_rounded(FILE *f, const struct json_val *v)
+{
+	const struct json_val *nodes = json_get(v, "nodes");
+	const char *g = json_get_str(json_get(v, "settings"), "granularity");
+
+	for (unsigned i = 0; nodes && i < nodes->n; i++) {
+		const struct json_val *zs = json_get(&nodes->kids[i], "sizes");
+
+		for (unsigned k = 0; zs && k < zs->n; k++) {
+			const struct json_val *u = json_get(&zs->kids[k], "unrounded");
+
+			if (!u || u->type != JSON_NUM ||
+			    u->num <= json_get_num(&zs->kids[k], "target"))
+				continue;
+			report_rounding(f, g);
+			return;
 		}
 	}
 }
@@ -266,20 +318,30 @@ static void show_setters(FILE *f, const struct json_val *v, const struct hp_sett
 static void print_text(FILE *f, const struct json_val *v, const struct hp_setters *now)
 {
 	uint64_t boot = json_get_num(v, "started_boot_ms");
+	const struct json_val *pages = json_get(json_get(v, "settings"), "pages");
 
-	fprintf(
-	    f,
-	    "hugepar %s on Linux %s: %s in %llu ms, started %llu.%03llu s after boot, "
-	    "%llu threads\n",
-	    json_get_str(v, "version"), json_get_str(v, "kernel"),
-	    json_get_str(v, "status"), (unsigned long long)json_get_num(v, "duration_ms"),
-	    (unsigned long long)boot / 1000, (unsigned long long)boot % 1000,
-	    (unsigned long long)record_num(v, "threads", "workers"));
+	fprintf(f, "hugepar %s on Linux %s: %s in %llu ms, started %llu.%03llu s after boot\n",
+		json_get_str(v, "version"), json_get_str(v, "kernel"),
+		json_get_str(v, "status"), (unsigned long long)json_get_num(v, "duration_ms"),
+		(unsigned long long)boot / 1000, (unsigned long long)boot % 1000);
 	if (json_get_str(v, "error")[0])
 		fprintf(f, "error: %s\n", json_get_str(v, "error"));
+	else if (strcmp(json_get_str(v, "status"), "disabled") == 0)
+		fprintf(f, "Disabled by %s: no pool was changed.\n",
+			json_get_str(json_get(v, "settings"), "enabled_by")[0]
+			    ? json_get_str(json_get(v, "settings"), "enabled_by")
+			    : "the settings");
+	if (strcmp(json_get_str(v, "status"), "disabled") && pages && !pages->n &&
+	    !json_get_str(v, "error")[0])
+		fputs("Nothing was configured: the run read no pages entry (hugepar.conf(5)), "
+		      "so it changed no pool.\n",
+		      f);
 	show_notes(f, v);
-	show_sizes(f, json_get(v, "sizes"));
-	show_nodes(f, json_get(v, "nodes"));
+	if (strcmp(json_get_str(v, "status"), "disabled")) {
+		show_sizes(f, json_get(v, "sizes"));
+		if (show_nodes(f, json_get(v, "nodes")))
+			show_rounded(f, v);
+	}
 	show_setters(f, v, now);
 	advice_print(f, v);
 }

@@ -3,6 +3,6 @@
 #ifndef HUGEPAR_VERSION_H
 #define HUGEPAR_VERSION_H
 
-#define HUGEPAR_VERSION "0.4"
+#define HUGEPAR_VERSION "0.5"
 
 #endif

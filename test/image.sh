@@ -537,9 +537,10 @@ ignition_second() {
 }
 # ignition_case: Debian 13's ignition (dracut module 30ignition) on a first boot,
 # its config on fw_cfg (opt/com.coreos/config, Ignition's qemu platform): the drop-in
-# it writes into /sysroot asks 45% of each node; hugepar-ignition.service reserves
-# it before the root switch, the booted system builds the initramfs again, and the
-# second boot, without Ignition, has the same pools from that initramfs
+# it writes into /sysroot lowers node 1 from the image's 40% to 30%;
+# hugepar-ignition.service, after the initramfs's own run, gives back the pages that
+# run reserved there before the root switch, the booted system builds the initramfs
+# again, and the second boot, without Ignition, has the same pools from that initramfs
 ignition_case() {
 	local c=$I/ignition-first sw end
 	local LIMIT=1500
@@ -549,13 +550,16 @@ ignition_case() {
 	expect_eq "multi-user.target reached" "$(cat "$c/target")" active
 	expect_eq "the record: Ignition's drop-in, from a run in the initramfs" \
 		"$(jq -r '[.settings.pages[-1].entry, .settings.pages[-1].origin, .initramfs] | join(" ")' "$c/status.json")" \
-		"2M:45% /etc/hugepar.conf.d/80-ignition.conf:1 true"
+		"2M:30%@1 /etc/hugepar.conf.d/80-ignition.conf:1 true"
 	sw=$(sed -n 's/^\[ *\([0-9.]*\)\].*Switching root.*/\1/p' "$c/journal" | head -n 1 | awk '{ printf "%d", $1 * 1000 }')
 	end=$(jq '.started_boot_ms + .duration_ms' "$c/status.json")
 	check "... which ended ($end ms) before the root switch (${sw:-?} ms)" test "$end" -lt "${sw:-0}"
 	planned_here ignition-first >"$c/planned-here"
 	expect_eq "each node's pages as hugepar plan gives them with the drop-in" \
 		"$(nodes ignition-first pools)" "$(nodes ignition-first planned-here)"
+	expect_eq "node 1 lowered in the same boot: hugepar's own pages given back" \
+		"$(jq -r '.nodes[1].sizes[] | select(.size == "2M") | [.before > .achieved, .own == .achieved] | join(" ")' "$c/status.json")" \
+		"true true"
 	expect_eq "hugepar-initramfs.service built the initramfs again" "$(prop ignition-first hugepar-initramfs Result)" success
 	check "it ran" test "$(prop ignition-first hugepar-initramfs ExecMainStartTimestampMonotonic)" -gt 0
 	expect_eq "the drop-in applied once, by hugepar-ignition.service in the initramfs" \
@@ -670,7 +674,7 @@ tcase_long broken-two "Debian 13, initramfs-tools: a broken settings file baked 
 tcase_long fail-dracut-tight "Debian 13, dracut, on_short=fail on a machine too small" fail_case fail-dracut-tight fail-dracut
 tcase_long broken-dracut-two "Debian 13, dracut: a broken settings file baked in" broken_case broken-dracut-two broken-dracut
 tcase_long kdump "Debian 13, kdump-tools: a crash; hugepar stands aside in the capture kernel, the dump is saved" kdump_case
-tcase_long ignition "Debian 13, dracut and Ignition: its files' pages before the root switch, then from the initramfs" \
+tcase_long ignition "Debian 13, dracut and Ignition: a drop-in lowers a node before the root switch; the next boot the same" \
 	ignition_case
 tcase_long arm64-two "Debian 13 for arm64 (TCG), initramfs-tools: two nodes" arm64_case two
 tcase_long arm64-cpuless "Debian 13 for arm64 (TCG), initramfs-tools: four nodes, one without CPUs" arm64_case cpuless

@@ -17,6 +17,10 @@ tcase no-record "status without a record says where to look"
 tcase help "each command's --help: its usage, its options only, two examples or more"
 tcase usage-errors "a wrong command or option: one line, the command meant, where to look"
 tcase shipped-file "the shipped settings file has every key of hugepar.conf(5), each at its default"
+tcase rounding "shares of 0.5%, 3% and 10% of 64G and 96G nodes: cut by less than 1%, never to 0, said"
+tcase give-back "a later run of the boot asking for less gives back hugepar's own pages, no others"
+tcase user-data "user data that lowers a share: apply --if-changed gives the next boot's pools"
+tcase status-text "status: threads at once, memory beside counts, disabled and nothing configured said"
 
 HP=$HP_BIN
 HPT=$HP_TEST_BIN
@@ -213,6 +217,118 @@ t_shipped_file() {
 	expect_eq "... and each value shown is the default" \
 		"$(jq -c '.settings | del(.sources, .config, .digest)' "$OUT/operator-shipped-on.json")" \
 		"$(jq -c '.settings | del(.sources, .config, .digest)' "$OUT/operator-shipped.json")"
+}
+# rfx: two nodes of 64G and 96G on the simulated kernel, this boot's initramfs
+rfx() {
+	simfx rounding
+	printf '%s\n' "sizes 2048 1048576" "release 6.12.0" "bootid 6d0f1e2a-5b3c-4d7e-8f90-a1b2c3d4e5f6" \
+		"initramfs" "node 0 cpus 0-1 mem 64G free 63G" "node 1 cpus 2-3 mem 96G free 95G" \
+		>"$OUT/operator-rounding.desc"
+	rm -rf "$SIM"
+	"$TOP/test/mkfixture.sh" "$OUT/operator-rounding.desc" "$SIM"
+}
+t_rounding() {
+	local share
+	rfx
+	for share in 0.5% 3% 10%; do
+		sim plan --config /dev/null --cmdline "rd.hugepar.pages=2M:$share" --json >"$OUT/operator-rnd.json"
+		jq -r '[.plan.nodes[].sizes[0] | "\(.unrounded) \(.requested)"] | join(" ")' "$OUT/operator-rnd.json"
+	done >"$OUT/operator-rnd.counts"
+	expect_eq "64G and 96G: each share and what it plans" "$(cat "$OUT/operator-rnd.counts")" \
+		"163 163 245 244
+983 976 1474 1472
+3276 3264 4915 4896"
+	sim plan --config /dev/null --cmdline "rd.hugepar.pages=2M:3% rd.hugepar.keep_free=62990M" >"$OUT/operator-rnd.out"
+	expect_eq "the plan says by how much, in words" \
+		"$(awk '$1 ~ /^[01]$/ && $2 == "2M" { $1 = $2 = $3 = $4 = $5 = $6 = $7 = $8 = ""; print }' "$OUT/operator-rnd.out" | sed 's/^ *//')" \
+		"capped by keep_free: 761 fit, rounded down by 1 (0.14%)
+3% is 1474 pages, rounded down by 2 (0.14%)"
+	check "... and why" grep -qx "Rounded down: shares and caps go down to a step of at most 1% of the count" "$OUT/operator-rnd.out"
+	sim apply --config /dev/null -d "$OUT/operator-rnd" --cmdline "rd.hugepar.pages=2M:3%" >/dev/null 2>&1
+	expect_eq "apply: the pools" "$(jq -c '[.nodes[].sizes[0].achieved]' "$OUT/operator-rnd/status.json")" "[976,1472]"
+	"$HP" status -d "$OUT/operator-rnd" >"$OUT/operator-rnd.status"
+	expect_eq "status: by how much" "$(awk '$1 == 0 && $2 == "2M" { $1 = $2 = $3 = $4 = $5 = $8 = $9 = ""; print }' "$OUT/operator-rnd.status" | tr -s ' ')" \
+		" 976 1.9G ok 3% is 983 pages, rounded down by 7 (0.72%)"
+	check "status: why" grep -qx "(granularity auto), so that each boot of this machine gets the same count while its" "$OUT/operator-rnd.status"
+	sim plan --config /dev/null --cmdline "rd.hugepar.pages=1G:1%@0" --json >"$OUT/operator-rnd.json"
+	expect_eq "less than a page: nothing, and said" \
+		"$(jq -r '.plan.nodes[0].sizes[1] | "\(.requested)"' "$OUT/operator-rnd.json") $(sim plan --config /dev/null --cmdline "rd.hugepar.pages=1G:1%@0" | awk '$1 == 0 && $2 == "1G" { print $9, $10, $11, $12, $13, $14, $15 }')" \
+		"0 1% is less than one page here"
+}
+# pools R: the 2M pools of the record directory R, per node
+pools() { jq -c '[.nodes[].sizes[0].achieved]' "$1/status.json"; }
+t_give_back() {
+	local r=$OUT/operator-back
+	simfx back "node 0 cpus 0-1 mem 8G free 7G pool 2048:20"
+	rm -rf "$r" "$r.next"
+	sim apply --config /dev/null -d "$r" --cmdline "rd.hugepar.pages=2M:50" >/dev/null 2>&1
+	expect_eq "the boot's run: 50 on each node" "$(pools "$r")" "[50,50]"
+	expect_eq "... its own: 30 on node 0 (20 were there), 50 on node 1" \
+		"$(jq -c '[.nodes[].sizes[0].own]' "$r/status.json")" "[30,50]"
+	sim plan --now --config /dev/null -d "$r" --cmdline "rd.hugepar.pages=2M:10" >"$OUT/operator-back.plan"
+	expect_eq "plan says which pages are whose" \
+		"$(awk '$2 == "2M" { $1 = $2 = $3 = $4 = $5 = $6 = $7 = $8 = ""; print }' "$OUT/operator-back.plan" | sed 's/^ *//')" \
+		"grow mode: gives back only the 30 pages it reserved this boot
+gives back 40 of the 50 pages it reserved this boot"
+	sim apply --config /dev/null -d "$r" --cmdline "rd.hugepar.pages=2M:10" >/dev/null 2>&1
+	expect_eq "a later run asking for less: its own pages back, not the 20 that were there" "$(pools "$r")" "[20,10]"
+	expect_eq "... what it owns now" "$(jq -c '[.nodes[].sizes[0].own]' "$r/status.json")" "[0,10]"
+	simfx back "node 0 cpus 0-1 mem 8G free 7G pool 2048:20"
+	sim apply --config /dev/null -d "$r.next" --cmdline "rd.hugepar.pages=2M:10" >/dev/null 2>&1
+	expect_eq "the next boot gives the same" "$(pools "$r.next")" "[20,10]"
+	# a pool that someone shrank after the run: what is left is theirs first
+	simfx back "node 0 cpus 0-1 mem 8G free 7G pool 2048:20"
+	rm -rf "$r"
+	sim apply --config /dev/null -d "$r" --cmdline "rd.hugepar.pages=2M:50@0" >/dev/null 2>&1
+	"$HP_SIMCTL" "$SIM" write 2048 0 35
+	sim apply --config /dev/null -d "$r" --cmdline "rd.hugepar.pages=2M:1@0" >/dev/null 2>&1
+	expect_eq "a pool shrunk by someone else since: only what is surely its own goes" "$(pools "$r")" "[20,0]"
+}
+t_user_data() {
+	local r=$OUT/operator-ud c=$OUT/operator-ud.conf
+	simfx user-data
+	rm -rf "$r" "$c.d" "$r.next"
+	echo "pages = 2M:50%" >"$c"
+	sim apply --config "$c" -d "$r" --cmdline "" >/dev/null 2>&1
+	expect_eq "the image's share: the first run" "$(pools "$r")" "[2048,2048]"
+	rm "$SIM/etc/initrd-release" # the booted system, where cloud-init writes
+	mkdir "$c.d"
+	echo "pages = 2M:30%@1" >"$c.d/90-user-data.conf"
+	sim apply --if-changed --config "$c" -d "$r" --cmdline "" >"$OUT/operator-ud.out" 2>&1
+	expect_eq "user data lowers node 1's share in the same boot" "$(pools "$r")" "[2048,1224]"
+	simfx user-data
+	sim apply --config "$c" -d "$r.next" --cmdline "" >/dev/null 2>&1
+	expect_eq "... the pools the next boot gives" "$(pools "$r.next")" "[2048,1224]"
+}
+t_status_text() {
+	local r=$OUT/operator-st
+	simfx status
+	rm -rf "$r".*
+	sim apply --method=parallel --config /dev/null -d "$r.par" --cmdline "rd.hugepar.pages=2M:300" >/dev/null 2>&1
+	"$HP" status -d "$r.par" >"$OUT/operator-st.txt"
+	expect_eq "the run's line: no thread figure without its label" \
+		"$(head -1 "$OUT/operator-st.txt" | sed 's/ in [0-9]* ms, started [0-9.]* s after boot$//')" \
+		"hugepar $("$TOP/scripts/version.sh") on Linux 6.12.0: ok"
+	expect_eq "the size: the most threads at work at once" \
+		"$(awk '$1 == "2M" && $2 == "parallel" { print $3 }' "$OUT/operator-st.txt")" \
+		"$(jq '.sizes[0].threads_peak' "$r.par/status.json")"
+	check "... never more than the CPUs" test "$(jq '.sizes[0].threads_peak' "$r.par/status.json")" -le 4
+	check "... no more at once on a node than its CPUs" \
+		test "$(jq '[.nodes[].sizes[0].threads_peak] | max' "$r.par/status.json")" -le 2
+	expect_eq "memory beside the counts" "$(awk '$1 == "0" && $2 == "2M" { print $6, $7 }' "$OUT/operator-st.txt")" "300 600M"
+	sim apply --method=serial --config /dev/null -d "$r.ser" --cmdline "rd.hugepar.pages=2M:310" >/dev/null 2>&1
+	"$HP" status -d "$r.ser" >"$OUT/operator-st-ser.txt"
+	expect_eq "serial: no threads, and why" "$(awk '$1 == "2M" { $2 = $4 = $5 = ""; print }' "$OUT/operator-st-ser.txt" | tr -s ' ')" \
+		"2M - --method=serial was asked"
+	sim apply --config /dev/null -d "$r.off" --cmdline "rd.hugepar=0 rd.hugepar.pages=2M:5" >/dev/null 2>&1
+	expect_eq "disabled: said, and no table" "$("$HP" status -d "$r.off" | sed 1d)" \
+		"Disabled by rd.hugepar=0 (kernel command line): no pool was changed."
+	simfx status
+	sim apply --config /dev/null -d "$r.none" --cmdline "" >"$OUT/operator-st-none.txt" 2>&1
+	check "nothing configured: the log says so" grep -q "ok in [0-9]* ms on 2 nodes, nothing configured (no pages entry)" "$OUT/operator-st-none.txt"
+	"$HP" status -d "$r.none" >"$OUT/operator-st-none.txt"
+	check "nothing configured: status says so" grep -qx "Nothing was configured: the run read no pages entry (hugepar.conf(5)), so it changed no pool." "$OUT/operator-st-none.txt"
+	check "... and shows no empty table" sh -c '! grep -q "^SIZE\|^NODE" "$1"' _ "$OUT/operator-st-none.txt"
 }
 
 run_cases

@@ -36,8 +36,8 @@ int cmd_verify(struct ctx *c)
 	    vr.pools.shortc || vr.pools.drift || vr.mounts_failed || vr.no_record
 		? LOG_WARNING
 		: LOG_INFO,
-	    "verify: %u cells, %u with fewer pages than asked, %u changed since boot, "
-	    "%u of %u mounts failed%s",
+	    "verify: %u pools (a node's, of a size), %u with fewer pages than asked, %u "
+	    "changed since boot, %u of %u mounts failed%s",
 	    vr.pools.cells, vr.pools.shortc, vr.pools.drift, vr.mounts_failed,
 	    c->settings.nmounts, rc ? "; on_short = fail: failing" : "");
 	if (have)

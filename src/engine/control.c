@@ -43,6 +43,9 @@ static bool add_worker(struct parallel *pa, unsigned n)
 	pa->used++;
 	nr->started++;
 	nr->active[nr->nactive++] = s;
+	nr->peak = MAX(nr->peak, nr->nactive);
+	pa->at_work++;
+	pa->peak = MAX(pa->peak, pa->at_work);
 	return true;
 }
 
@@ -52,9 +55,11 @@ void set_workers(struct parallel *pa, unsigned n, unsigned k)
 {
 	struct node_run *nr = &pa->nodes[n];
 
-	while (nr->nactive > k && nr->nactive > 1)
+	while (nr->nactive > k && nr->nactive > 1) {
 		__atomic_store_n(&pa->sh.slot[nr->active[--nr->nactive]].stop, 1,
 				 __ATOMIC_RELAXED);
+		pa->at_work--;
+	}
 	while (nr->nactive < k && add_worker(pa, n))
 		;
 }

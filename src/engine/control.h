@@ -25,6 +25,7 @@ struct node_run {
 	uint32_t *mark_started;
 	unsigned nactive;
 	unsigned started, cap; /* workers started, and at most */
+	unsigned peak;	       /* the most at work at once (nactive) */
 	/* when the current measure (or the warm-up) began; when the count changed */
 	uint64_t mark_ms, change_ms;
 	bool warm; /* the workers started last have made a claim each */
@@ -47,6 +48,7 @@ struct parallel {
 	struct worker_job *jobs; /* per slot */
 	struct worker_report *reps;
 	unsigned cap, used; /* slots */
+	unsigned at_work, peak; /* workers claiming now, all nodes; the most at once */
 	struct node_run *nodes;
 	double *ends; /* per node: room for median_left_s() */
 	uint64_t before, raised;

@@ -213,13 +213,15 @@ static uint64_t collect_workers(struct parallel *pa)
 		if (!nr->need)
 			continue;
 		adapt_done(&nr->ad);
-		cn->workers_peak = nr->started;
+		cn->workers_peak = nr->peak;
+		cn->workers_started = nr->started;
 		cn->workers_settled = nr->ad.workers;
 		cn->nrates = nr->ad.nrates;
 		memcpy(cn->rates, nr->ad.rates, sizeof(cn->rates));
 		snprintf(cn->workers_why, sizeof(cn->workers_why), "%s", nr->ad.why);
 	}
 	j->rep.sr.workers = pa->kids.n;
+	j->rep.sr.workers_peak = pa->peak;
 	j->rep.sr.pages_by_workers = held;
 	return held;
 }

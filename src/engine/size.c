@@ -153,7 +153,7 @@ static enum hp_method choose(struct size_job *j)
 	if (!size_grows(j->p, j->z))
 		set_method(j, HP_METHOD_SERIAL, "only shrinking: writes are the way");
 	else if (j->method == HP_METHOD_SERIAL)
-		set_method(j, HP_METHOD_SERIAL, NULL);
+		set_method(j, HP_METHOD_SERIAL, "--method=serial was asked");
 	else if (!j->p->parallel[j->z]) {
 		snprintf(why, sizeof(why),
 			 "%s pages cannot be overcommitted before Linux 6.19", sz);

@@ -28,6 +28,10 @@ struct hp_node {
 	bool basis_blocks;
 	bool has_memory;
 	struct hp_pool pool[HP_MAX_SIZES]; /* indexed like hp_topology.sizes */
+	/* Pages of each pool that hugepar reserved itself in this boot, which a later
+	 * run of the boot may give back (0: none; not read here: the commands take it
+	 * from the record, record_own()). */
+	uint64_t own[HP_MAX_SIZES];
 };
 
 struct hp_size {

@@ -155,8 +155,6 @@ static void set_granularity(struct hp_settings *s, const char *key, const char *
 
 	if (strcmp(value, "auto") == 0) {
 		s->granularity_auto = true;
-		s->granularity.kind = HP_AMOUNT_PERCENT;
-		s->granularity.value = HP_AUTO_GRANULARITY;
 		return;
 	}
 	rc = value_amount(value, &a);
@@ -176,11 +174,19 @@ static void set_enabled(struct hp_settings *s, const char *key, const char *valu
 {
 	bool b;
 
-	if (parse_bool(value, &b))
+	if (parse_bool(value, &b)) {
 		settings_problem(s, origin, key, value,
 				 "expected 0/1, no/yes, off/on, false/true");
-	else
-		s->enabled = b;
+		return;
+	}
+	s->enabled = b;
+	free(s->enabled_by);
+	s->enabled_by = NULL;
+	if (!b && asprintf(&s->enabled_by, strncmp(key, "rd.", 3) ? "%s = %s (%s)" : "%s=%s (%s)",
+		     key, value, origin) < 0) {
+		s->enabled_by = NULL;
+		s->failed = true;
+	}
 }
 
 static void set_worker_count(struct hp_settings *s, const char *key, const char *value,

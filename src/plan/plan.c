@@ -170,31 +170,46 @@ const char *cut_note(enum hp_cut c)
 }
 
 uint64_t plan_granularity(const struct hp_settings *s, const struct hp_node *nd,
-			  uint64_t page_bytes)
+			  uint64_t page_bytes, uint64_t count)
 {
-	uint64_t bytes = s->granularity.kind == HP_AMOUNT_PERCENT
-			     ? share_of(nd->mem_basis, s->granularity.value)
-			     : s->granularity.value;
-	uint64_t g = bytes / page_bytes;
+	uint64_t g;
 
-	if (g <= 1)
-		return 1;
-	if (s->granularity_auto)
-		g = UINT64_C(1) << (63 - __builtin_clzll(g)); /* a power of two */
-	return g;
+	if (s->granularity_auto) {
+		g = count / HP_AUTO_STEP_PER;
+		/* a power of two, so that a count that moves a little keeps its step */
+		return g <= 1 ? 1 : UINT64_C(1) << (63 - __builtin_clzll(g));
+	}
+	g = (s->granularity.kind == HP_AMOUNT_PERCENT
+		 ? share_of(nd->mem_basis, s->granularity.value)
+		 : s->granularity.value) /
+	    page_bytes;
+	return g ? g : 1;
 }
 
-static uint64_t round_down(uint64_t v, uint64_t g)
+/* v rounded down to a multiple of its step on this node, noted in c; never to 0: a
+ * count smaller than one step is kept whole (a pool of none is never what a share or
+ * a cap meant). */
+static uint64_t round_cell(const struct hp_settings *s, const struct hp_node *nd,
+			   uint64_t page_bytes, struct hp_cell *c, uint64_t v)
 {
-	return v - v % g;
+	uint64_t r;
+
+	c->granularity = plan_granularity(s, nd, page_bytes, v);
+	c->unrounded = v;
+	c->rounded = true;
+	r = v - v % c->granularity;
+	return r ? r : v;
 }
 
 /* A cell's request: a count or an amount as they are; a share of the node's memory
- * basis, rounded down to the granularity, so that a basis that moves a little
- * between boots gives the same count. */
-static void request(struct hp_cell *c, const struct hp_amount *a,
-		    const struct hp_node *nd, uint64_t page_bytes)
+ * basis, rounded down to its step, so that a basis that moves a little between
+ * boots gives the same count. */
+static void request(const struct hp_settings *s, struct hp_cell *c,
+		    const struct hp_amount *a, const struct hp_node *nd,
+		    uint64_t page_bytes)
 {
+	c->rounded = false;
+	c->granularity = 1;
 	switch (a->kind) {
 	case HP_AMOUNT_COUNT:
 		c->requested = a->value;
@@ -203,12 +218,10 @@ static void request(struct hp_cell *c, const struct hp_amount *a,
 		c->requested = a->value / page_bytes;
 		break;
 	case HP_AMOUNT_PERCENT:
-		c->unrounded = share_of(nd->mem_basis, a->value) / page_bytes;
-		c->requested = round_down(c->unrounded, c->granularity);
-		c->rounded = true;
+		c->requested = round_cell(s, nd, page_bytes, c,
+					  share_of(nd->mem_basis, a->value) / page_bytes);
 		return;
 	}
-	c->rounded = false;
 	c->unrounded = c->requested;
 }
 
@@ -267,9 +280,9 @@ static void plan_requests(const struct hp_settings *s, const struct hp_topology 
 			struct hp_cell *c = plan_cell(p, n, z);
 
 			c->current = pool_persistent(&t->nodes[n].pool[z]);
+			c->own = MIN(t->nodes[n].own[z], c->current);
 			c->target = c->current;
-			c->granularity =
-			    plan_granularity(s, &t->nodes[n], t->sizes[z].kb * 1024);
+			c->granularity = 1;
 		}
 	/* Entries in order: a later one overrides an earlier one for the same cell. */
 	for (unsigned i = 0; i < s->nentries; i++) {
@@ -284,14 +297,34 @@ static void plan_requests(const struct hp_settings *s, const struct hp_topology 
 			if (!e->all_nodes && !idset_has(&e->nodes, t->nodes[n].id))
 				continue;
 			c->requested_set = true;
-			request(c, &e->amount, &t->nodes[n], e->size_kb * 1024);
+			c->asked = e->amount;
+			request(s, c, &e->amount, &t->nodes[n], e->size_kb * 1024);
 		}
 	}
 }
 
-/* One node's targets: shrinks first (exact mode), whose memory then serves the
- * growth; growth, largest pages first (they need contiguous memory the most),
- * capped at the free memory above what the node keeps free. */
+/* A cell's shrink: exact mode to what is asked; grow mode only by the pages hugepar
+ * reserved itself in this boot, so that a later source of the boot that asks for
+ * less (Ignition's files, cloud-init's) gives the pool the next boot will give; a
+ * cell no entry names any more gives those back too. Returns the pages freed. */
+static uint64_t plan_shrink(const struct hp_settings *s, struct hp_cell *c)
+{
+	uint64_t theirs = c->current - c->own, goal;
+
+	if (c->requested_set ? c->requested >= c->current : !c->own)
+		return 0;
+	goal = c->requested_set ? c->requested : theirs;
+	if (s->mode == HP_MODE_GROW && goal < theirs) {
+		c->cut = HP_CUT_GROW;
+		goal = theirs;
+	}
+	c->target = goal;
+	return c->current - goal;
+}
+
+/* One node's targets: shrinks first, whose memory then serves the growth; growth,
+ * largest pages first (they need contiguous memory the most), capped at the free
+ * memory above what the node keeps free. */
 static void plan_node(const struct hp_settings *s, const struct hp_topology *t,
 		      struct hp_plan *p, unsigned n)
 {
@@ -299,17 +332,10 @@ static void plan_node(const struct hp_settings *s, const struct hp_topology *t,
 	uint64_t avail = nd->mem_free > p->keep_free[n] ? nd->mem_free - p->keep_free[n] : 0;
 
 	for (unsigned z = 0; z < t->nsizes; z++) {
-		struct hp_cell *c = plan_cell(p, n, z);
 		uint64_t freed;
 
-		if (!c->requested_set || c->requested >= c->current)
-			continue;
-		if (s->mode == HP_MODE_GROW) {
-			c->cut = HP_CUT_GROW;
-			continue;
-		}
-		c->target = c->requested;
-		if (!mul_u64(c->current - c->target, t->sizes[z].kb * 1024, &freed) ||
+		if (!mul_u64(plan_shrink(s, plan_cell(p, n, z)), t->sizes[z].kb * 1024,
+			     &freed) ||
 		    !add_u64(avail, freed, &avail))
 			avail = UINT64_MAX;
 	}
@@ -328,10 +354,8 @@ static void plan_node(const struct hp_settings *s, const struct hp_topology *t,
 		if (need > maxnew) {
 			/* A cap moves with free memory, boot to boot: round it too. */
 			c->cut = need > nd->mem_free / psz ? HP_CUT_MEMORY : HP_CUT_KEEP_FREE;
-			c->unrounded = c->current + maxnew;
-			need = round_down(c->unrounded, c->granularity);
+			need = round_cell(s, nd, psz, c, c->current + maxnew);
 			need = need > c->current ? need - c->current : 0;
-			c->rounded = true;
 		}
 		c->target = c->current + need;
 		avail -= need * psz;

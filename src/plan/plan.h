@@ -13,18 +13,20 @@ enum hp_cut {
 	HP_CUT_NONE,
 	HP_CUT_KEEP_FREE, /* would eat into the memory the node keeps free */
 	HP_CUT_MEMORY,	  /* the node's free memory is not there */
-	HP_CUT_GROW,	  /* grow mode keeps the larger existing pool */
+	HP_CUT_GROW,	  /* grow mode keeps the pages of a pool it did not reserve */
 	HP_CUT_NO_MEMORY, /* the node has no memory */
 };
 
 struct hp_cell {
 	bool requested_set; /* an entry names this node and size */
+	struct hp_amount asked; /* what that entry asks, as written */
 	uint64_t current;   /* persistent pages now (nr - surplus) */
+	uint64_t own;	    /* of those, hugepar's own from this boot (hp_node.own) */
 	uint64_t requested;
 	uint64_t target;
 	enum hp_cut cut;
 	unsigned workers;     /* concurrent workers for this node and size */
-	uint64_t granularity; /* pages: shares and caps are rounded down to it */
+	uint64_t granularity; /* pages: the step the share or cap was rounded down to */
 	uint64_t unrounded;   /* the share or cap before rounding */
 	bool rounded;	      /* requested or target came from rounding */
 };
@@ -54,9 +56,11 @@ struct hp_plan {
  */
 bool plan_size_parallel(const struct hp_topology *t, uint64_t kb);
 
-/* Pages a share or a cap is rounded down to on this node (at least 1). */
+/* The step, in pages, a share or a cap of 'count' pages is rounded down to on this
+ * node (at least 1): with granularity = auto, the largest power of two not above 1%
+ * of the count (HP_AUTO_STEP_PER), so that rounding never cuts 1% of it. */
 uint64_t plan_granularity(const struct hp_settings *s, const struct hp_node *nd,
-			  uint64_t page_bytes);
+			  uint64_t page_bytes, uint64_t count);
 
 /* Bytes the node keeps free (keep_free): 0 on a node without memory. */
 uint64_t plan_keep_free(const struct hp_settings *s, const struct hp_node *nd);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cellnote.h"
 #include "macros.h"
 #include "result.h"
 
@@ -40,7 +41,7 @@ enum hp_status result_cell_status(const struct hp_cell *c, uint64_t achieved)
 	bool shrink = c->target < c->current;
 	bool met = shrink ? achieved <= c->target : achieved >= c->target;
 
-	if (!c->requested_set)
+	if (!c->requested_set && c->target == c->current)
 		return HP_STATUS_UNCHANGED;
 	if (met)
 		return c->cut == HP_CUT_NONE || c->cut == HP_CUT_GROW ? HP_STATUS_OK
@@ -78,6 +79,7 @@ static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
 		       const struct hp_size_result *sr, const struct cell_note *nn,
 		       struct hp_cell_result *r)
 {
+	char note[128];
 	uint64_t kept = r->surplus_after > r->surplus_before
 			    ? r->surplus_after - r->surplus_before
 			    : 0;
@@ -89,9 +91,10 @@ static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
 	r->cause = "";
 	if (r->status == HP_STATUS_CAPPED) {
 		r->cause = cut_name(c->cut);
+		cellnote_of(c, note, sizeof(note));
 		snprintf(r->reason, sizeof(r->reason), "%llu of %llu requested: %s",
 			 (unsigned long long)c->target, (unsigned long long)c->requested,
-			 cut_note(c->cut));
+			 note);
 	} else if (r->status == HP_STATUS_PARTIAL || r->status == HP_STATUS_FAILED) {
 		const char *why = short_why(res, sr, nn, &r->cause);
 
@@ -116,7 +119,10 @@ static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
 			 (unsigned long long)kept);
 	} else if (c->cut == HP_CUT_GROW) {
 		r->cause = cut_name(c->cut);
-		snprintf(r->reason, sizeof(r->reason), "%s", cut_note(c->cut));
+		cellnote_of(c, r->reason, sizeof(r->reason));
+	} else if (r->status == HP_STATUS_OK) {
+		/* a share rounded: by how much, though it is no shortfall */
+		cellnote_of(c, r->reason, sizeof(r->reason));
 	}
 }
 

@@ -29,7 +29,8 @@ struct cell_note {
 	uint64_t ms;		  /* time spent there */
 	char note[96];		  /* what stopped it, or "" */
 	int32_t bind_err;	  /* a worker could not bind itself to the node: -errno */
-	uint32_t workers_peak;	  /* workers started */
+	uint32_t workers_peak;	  /* the most at work at once */
+	uint32_t workers_started; /* started, all told */
 	uint32_t workers_settled; /* the count the controller settled at */
 	uint32_t nrates;
 	struct adapt_rate rates[ADAPT_MAX_RATES]; /* what it measured */
@@ -54,7 +55,8 @@ struct hp_size_result {
 	char method_note[96];  /* why, when not what was asked */
 	char failure[128];     /* what went wrong with the size as a whole, or "" */
 	char afterwards[128];  /* what the main process did about it, or "" */
-	unsigned workers;
+	unsigned workers;      /* started, all told */
+	unsigned workers_peak; /* the most at work at once, all nodes together */
 	uint64_t ms;
 	uint64_t start_ms; /* when its work began, from the run's start */
 	uint64_t overcommit_before, overcommit_after;

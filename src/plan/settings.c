@@ -20,9 +20,7 @@ void settings_init(struct hp_settings *s)
 	s->timeout_ms = HP_DEFAULT_TIMEOUT;
 	s->mode = HP_MODE_GROW;
 	s->digest = FNV1A64_INIT;
-	s->granularity_auto = true;
-	s->granularity.kind = HP_AMOUNT_PERCENT;
-	s->granularity.value = HP_AUTO_GRANULARITY;
+	s->granularity_auto = true; /* (granularity itself unused then) */
 	s->on_short = HP_SHORT_CONTINUE;
 	/* nothing allocated: settings_free() leaves s as this, and a caller may drop
 	 * it then */
@@ -89,6 +87,7 @@ void settings_free(struct hp_settings *s)
 		settings_drop_mount(&s->mounts[i]);
 	free(s->mounts);
 	free(s->textfile);
+	free(s->enabled_by);
 	free(s->keep_free_origin);
 	free(s->keep_free_key);
 	free(s->config);

@@ -36,6 +36,7 @@ enum hp_on_short { HP_SHORT_CONTINUE, HP_SHORT_FAIL };
 
 struct hp_settings {
 	bool enabled;
+	char *enabled_by; /* "rd.hugepar=0 (kernel command line)", NULL: the default */
 	struct hp_amount keep_free; /* memory each node keeps free */
 	char *keep_free_origin;	    /* where keep_free was set, NULL: the default */
 	char *keep_free_key;	    /* the key as written there */
@@ -43,8 +44,8 @@ struct hp_settings {
 	uint64_t timeout_ms;
 	enum hp_mode mode;
 	/* Shares and caps are rounded down to this, per node and size (stable counts
-	 * across boots); granularity_auto: a power of two of pages, about
-	 * HP_AUTO_GRANULARITY of the node's memory. */
+	 * across boots); granularity_auto: a power of two of pages, at most 1% of the
+	 * count rounded (plan_granularity()). */
 	struct hp_amount granularity;
 	bool granularity_auto;
 	enum hp_on_short on_short;
@@ -71,7 +72,8 @@ struct hp_settings {
 };
 
 #define HP_DEFAULT_KEEP_FREE (UINT64_C(512) << 20)
-#define HP_AUTO_GRANULARITY 200 /* hundredths of a percent: 2% */
+/* granularity = auto: steps of at most 1/HP_AUTO_STEP_PER of the count */
+#define HP_AUTO_STEP_PER 100
 #define HP_DEFAULT_TEXTFILE "/var/lib/prometheus/node-exporter/hugepar.prom"
 #define HP_DEFAULT_TIMEOUT  60000
 #define HP_MAX_TIMEOUT_MS   (UINT64_C(3600) * 1000)

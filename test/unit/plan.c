@@ -188,9 +188,9 @@ UNIT_TEST(total, "an explicit worker total is honoured exactly, spread by work")
 	plan_free(&p);
 }
 
-/* Shares are of the memory basis, rounded down to the granularity: two boots
- * whose MemTotal differs by 0.1% give the same count. */
-UNIT_TEST(rounding, "shares rounded to the granularity: 0.1% apart, the same count")
+/* Shares are of the memory basis, rounded down to a step of at most 1% of the count:
+ * two boots whose MemTotal differs by 0.3% give the same count. */
+UNIT_TEST(rounding, "shares rounded by less than 1%: 0.3% apart, the same count")
 {
 	struct hp_settings *s = &S;
 	struct hp_topology t;
@@ -199,11 +199,13 @@ UNIT_TEST(rounding, "shares rounded to the granularity: 0.1% apart, the same cou
 	machine(&t, 1, 4, UINT64_C(386355) << 20, UINT64_C(380000) << 20);
 	settings_free(s);
 	settings_set(s, "pages", "2M:50%", "t", false);
-	CHECK(plan_granularity(s, &nodes[0], 2 << 20) == 2048); /* 2% = 3863 -> 2048 */
-	CHECK(plan_granularity(s, &nodes[0], UINT64_C(1) << 30) == 4); /* 7.5 -> 4 */
+	CHECK(plan_granularity(s, &nodes[0], 2 << 20, 96588) == 512); /* 965 -> 512 */
+	CHECK(plan_granularity(s, &nodes[0], 2 << 20, 199) == 1);
+	CHECK(plan_granularity(s, &nodes[0], 2 << 20, 200) == 2);
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(plan_cell(&p, 0, 0)->requested == 96256 &&
-	      plan_cell(&p, 0, 0)->unrounded == 96588 && plan_cell(&p, 0, 0)->rounded);
+	      plan_cell(&p, 0, 0)->unrounded == 96588 && plan_cell(&p, 0, 0)->rounded &&
+	      plan_cell(&p, 0, 0)->granularity == 512);
 	plan_free(&p);
 	nodes[0].mem_basis = UINT64_C(385200) << 20;
 	CHECK(plan_make(s, &t, &p) == 0);
@@ -212,16 +214,52 @@ UNIT_TEST(rounding, "shares rounded to the granularity: 0.1% apart, the same cou
 	/* a count is taken as it is; an explicit granularity as given */
 	settings_set(s, "pages", "2M:96588", "t", false);
 	settings_set(s, "granularity", "1G", "t", false);
-	CHECK(plan_granularity(s, &nodes[0], 2 << 20) == 512);
+	CHECK(plan_granularity(s, &nodes[0], 2 << 20, 96588) == 512);
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(plan_cell(&p, 0, 0)->requested == 96588 && !plan_cell(&p, 0, 0)->rounded);
 	plan_free(&p);
-	/* a cut by free memory is rounded too */
+	/* a cut by free memory is rounded too, by its own step */
+	settings_set(s, "granularity", "auto", "t", false);
 	settings_set(s, "pages", "2M:400G", "t", false);
 	CHECK(plan_make(s, &t, &p) == 0);
 	CHECK(plan_cell(&p, 0, 0)->target == 189440 &&
-	      plan_cell(&p, 0, 0)->unrounded == 189744);
+	      plan_cell(&p, 0, 0)->unrounded == 189744 &&
+	      plan_cell(&p, 0, 0)->granularity == 1024);
 	plan_free(&p);
+}
+
+/* granularity = auto cut 3% of a 64G node from 983 pages to 512 and 0.5% to none. */
+UNIT_TEST(rounding_small, "shares of 0.5%, 3% and 10% of 64G and 96G: cut by less than 1%, never to 0")
+{
+	static const struct {
+		uint64_t gib;
+		const char *share;
+		uint64_t unrounded, requested;
+	} cases[] = {
+	    {64, "2M:0.5%", 163, 163},	 {64, "2M:3%", 983, 976},
+	    {64, "2M:10%", 3276, 3264},	 {96, "2M:0.5%", 245, 244},
+	    {96, "2M:3%", 1474, 1472},	 {96, "2M:10%", 4915, 4896},
+	    {64, "1G:3%", 1, 1},	 {64, "1G:1%", 0, 0},
+	};
+	struct hp_settings *s = &S;
+	struct hp_topology t;
+	struct hp_plan p;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct hp_cell *c;
+		unsigned z = cases[i].share[1] == 'G';
+
+		machine(&t, 2, 4, cases[i].gib * GiB, cases[i].gib * GiB - GiB);
+		settings_free(s);
+		settings_set(s, "pages", cases[i].share, "t", false);
+		CHECK(plan_make(s, &t, &p) == 0);
+		c = plan_cell(&p, 1, z);
+		CHECK(c->unrounded == cases[i].unrounded &&
+		      c->requested == cases[i].requested && c->target == c->requested);
+		CHECK((c->unrounded - c->requested) * 100 < c->unrounded ||
+		      c->unrounded == 0);
+		plan_free(&p);
+	}
 }
 
 /* The auto formula. */

@@ -33,7 +33,9 @@ static void check_sizes(const struct json_val *a)
 	CHECK(str_is(z, "size", "2M") && num_is(z, "kb", 2048));
 	CHECK(bool_is(z, "worked", true) && str_is(z, "error", ""));
 	CHECK(str_is(z, "method", "parallel") && str_is(z, "method_note", ""));
+	/* the plan's 3 on node 0 and 1 on node 2; 3 at once; 6 started in all */
 	CHECK(num_is(z, "threads", 4) && num_is(z, "ms", 200));
+	CHECK(num_is(z, "threads_peak", 3) && num_is(z, "threads_started", 6));
 	CHECK(num_is(z, "start_ms", 0) && num_is(z, "pages_by_threads", 1619));
 	CHECK(num_is(z, "overcommit_before", 0) && num_is(z, "overcommit_after", 0));
 	CHECK(num_is(z, "surplus_before", 0) && num_is(z, "surplus_after", 0));
@@ -78,7 +80,10 @@ static void check_nodes(const struct json_val *a)
 	CHECK(str_is(c, "size", "2M") && num_is(c, "before", 10));
 	CHECK(num_is(c, "requested", 100) && num_is(c, "target", 100));
 	CHECK(num_is(c, "achieved", 100) && num_is(c, "threads", 3));
-	CHECK(num_is(c, "threads_peak", 3) && num_is(c, "threads_settled", 2));
+	CHECK(num_is(c, "threads_peak", 3) && num_is(c, "threads_started", 5) &&
+	      num_is(c, "threads_settled", 2));
+	/* its own 4 of the boot's earlier run, and the 90 it added */
+	CHECK(num_is(c, "own", 94));
 	r = json_get(c, "threads_rates");
 	CHECK(r && r->type == JSON_ARR && r->n == 2);
 	if (r && r->n == 2)
@@ -149,7 +154,7 @@ UNIT_TEST(fields, "every field of doc/record.md, its type and value, and no othe
 		return;
 	}
 	CHECK(keys_are(&v, TOP_KEYS));
-	CHECK(num_is(&v, "format", 3));
+	CHECK(num_is(&v, "format", 4));
 	CHECK(str_is(&v, "version", HUGEPAR_VERSION));
 	CHECK(str_is(&v, "kernel", "6.1.0-test"));
 	CHECK(str_is(&v, "status", "partial"));
@@ -233,7 +238,7 @@ UNIT_TEST(failure, "a run that could not start writes only the fields marked alw
 	if (r.text) {
 		CHECK(keys_are(&r.v, "format version kernel status error started_boot_ms "
 				     "settings recovered setters sizes nodes"));
-		CHECK(num_is(&r.v, "format", 3) && str_is(&r.v, "status", "failed"));
+		CHECK(num_is(&r.v, "format", 4) && str_is(&r.v, "status", "failed"));
 		CHECK(r.status == HP_STATUS_FAILED);
 		CHECK(str_is(&r.v, "version", HUGEPAR_VERSION));
 		CHECK(json_get_str(&r.v, "kernel")[0] != '\0');

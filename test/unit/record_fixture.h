@@ -99,6 +99,7 @@ static void fixture_plan(void)
 	F.p.workers_total = 4;
 	F.cells[0] = (struct hp_cell){.requested_set = true,
 				      .current = 10,
+				      .own = 4, /* an earlier run of the boot's */
 				      .requested = 100,
 				      .target = 100,
 				      .workers = 3,
@@ -127,7 +128,8 @@ static void fixture_result(void)
 	F.res.cells = F.cr;
 	F.res.sizes[0] = (struct hp_size_result){.worked = true,
 						 .method = HP_METHOD_PARALLEL,
-						 .workers = 4,
+						 .workers = 6,
+						 .workers_peak = 3,
 						 .ms = 200,
 						 .chunks = 30,
 						 .enomem = 2,
@@ -147,6 +149,7 @@ static void fixture_result(void)
 	strcpy(F.res.sizes[1].afterwards, "put back");
 	F.cr[0] = (struct hp_cell_result){.before = 10, .achieved = 100, .ms = 150};
 	F.cr[0].workers.workers_peak = 3;
+	F.cr[0].workers.workers_started = 5;
 	F.cr[0].workers.workers_settled = 2;
 	F.cr[0].workers.nrates = 2;
 	F.cr[0].workers.rates[0] = (struct adapt_rate){1, 500};
@@ -268,16 +271,18 @@ static int bool_is(const struct json_val *v, const char *key, bool want)
 	"timed_out interrupted hugetlb boot_id initramfs threads settings recovered "    \
 	"setters sizes nodes"
 #define SETTINGS_KEYS                                                                    \
-	"enabled mode keep_free threads timeout_ms granularity on_short textfile "       \
-	"mounts pages devices sources config digest problems notices"
+	"enabled enabled_by mode keep_free threads timeout_ms granularity on_short "       \
+	"textfile mounts pages devices sources config digest problems notices"
 #define SIZE_KEYS                                                                        \
-	"size kb worked method method_note error threads ms start_ms overcommit_before " \
+	"size kb worked method method_note error threads threads_peak threads_started " \
+	"ms start_ms overcommit_before "                                                  \
 	"overcommit_after surplus_before surplus_after chunks chunks_refused trimmed "   \
 	"topped_up pages_by_threads kernel_route"
 #define NODE_KEYS                                                                        \
 	"node cpus mem_total mem_free mem_basis basis_from keep_free threads sizes"
 #define CELL_KEYS                                                                        \
-	"size before requested target achieved threads threads_peak threads_settled "    \
+	"size before requested target achieved own threads threads_peak "                \
+	"threads_started threads_settled "                                               \
 	"threads_rates threads_why granularity unrounded ms status reason cause"
 #define RECOVERED_KEYS "size pid overcommit_found overcommit_put_back ok malformed note"
 

@@ -42,8 +42,8 @@ UNIT_TEST(record_kmsg, "the kernel log: summary, short cells, the 1G route, reco
 	    "0\n"
 	    "<3>hugepar: 1G: nr_overcommit_hugepages left at 9 by pid 78 could not be "
 	    "put back to 1: %s\n"
-	    "<4>hugepar: partial in 250 ms on 2 nodes, 4 threads, 2M 1636/1636 pages "
-	    "(parallel, 2100 asked: capped), 1G 1/2 pages (serial)\n"
+	    "<4>hugepar: partial in 250 ms on 2 nodes, 2M 1636/1636 pages "
+	    "(parallel, 3 threads at once, 2100 asked: capped), 1G 1/2 pages (serial)\n"
 	    "<4>hugepar: node 2 2M: capped, 1536 of 2000 requested: capped by keep_free\n"
 	    "<4>hugepar: node 2 1G: partial, 1 of 2: deadline reached\n"
 	    "<4>hugepar: 1G pages short: the kernel's own boot-time allocation would "
@@ -82,8 +82,8 @@ UNIT_TEST(record_kmsg, "the kernel log: summary, short cells, the 1G route, reco
 	buf[got > 0 ? got : 0] = '\0';
 	CHECK(strcmp(buf,
 		     "<6>hugepar: disabled, nothing done\n"
-		     "<3>hugepar: failed in 250 ms on 2 nodes, 4 threads, nothing to "
-		     "do: no memory\n") == 0);
+		     "<3>hugepar: failed in 250 ms on 2 nodes, nothing to do: no "
+		     "memory\n") == 0);
 	close(fd);
 	path_set_root(NULL);
 	settings_free(&F.s);

@@ -71,6 +71,7 @@ static void fixture(void)
 	F.keep_free[0] = F.keep_free[1] = 512 * MiB;
 	F.work[0] = 90 * 2 * MiB;
 	F.workers[0] = 3;
+	F.p.parallel[0] = true; /* 2M by threads, 1G by per-node writes */
 	F.cells[0] = (struct hp_cell){.requested_set = true,
 				      .current = 10,
 				      .requested = 100,
@@ -139,13 +140,19 @@ UNIT_TEST(text, "hugepar plan's text: topology, plan, mounts and problems")
 	    "3      0      -                        8G       6.5G       512M\n"
 	    "\n"
 	    "Plan: mode grow, keep_free 512M per node, timeout 60.000s, threads auto, "
-	    "up to 3\n"
-	    "NODE   SIZE      BEFORE  REQUESTED     TARGET     CHANGE  THREADS  NOTE\n"
-	    "0      2M            10        100        100        +90        3  \n"
-	    "0      1G             0          2          1         +1        0  "
-	    "capped by keep_free\n"
-	    "3      2M             0       2048       1536      +1536        0  "
-	    "capped by free memory, from 1600, rounded\n"
+	    "up to 3 at once\n"
+	    "NODE   SIZE      BEFORE  REQUESTED     TARGET   MEMORY     CHANGE  THREADS  "
+	    "NOTE\n"
+	    "0      2M            10        100        100     200M        +90        3  \n"
+	    "0      1G             0          2          1       1G         +1        0  "
+	    "capped by keep_free; per-node writes: no threads for 1G pages before Linux "
+	    "6.19\n"
+	    "3      2M             0       2048       1536       3G      +1536        0  "
+	    "capped by free memory: 1600 fit, rounded down by 64 (4.00%)\n"
+	    "\n"
+	    "Rounded down: shares and caps go down to a step of at most 1% of the count\n"
+	    "(granularity auto), so that each boot of this machine gets the same count "
+	    "while its\nmemory moves a little.\n"
 	    "\n"
 	    "Mount (hugepar verify, on the booted system): 2M:/mnt/huge\n"
 	    "\n"
@@ -178,6 +185,8 @@ UNIT_TEST(bare, "plan's text when disabled, bare, without NUMA or hugetlb")
 	out = printed(report_plan_text);
 	CHECK(same(
 	    out,
+	    "Disabled by the settings: the boot changes no pool (what the settings ask "
+	    "is below).\n"
 	    "Topology: 1 node (no NUMA sysfs), 2 CPUs online, huge page sizes: "
 	    "none (kernel without hugetlb)\n"
 	    "Note: odd figures\n"
@@ -190,9 +199,8 @@ UNIT_TEST(bare, "plan's text when disabled, bare, without NUMA or hugetlb")
 	    "NODE   CPUS   CPULIST            MEMTOTAL    MEMFREE  KEEP_FREE\n"
 	    "0      2      0-1                   1000B         0B       1.5K\n"
 	    "\n"
-	    "Plan: mode exact, keep_free 512M per node, timeout 1.500s, threads set, 2 "
-	    "(disabled: nothing will be done)\n"
-	    "NODE   SIZE      BEFORE  REQUESTED     TARGET     CHANGE  THREADS  NOTE\n"));
+	    "What the settings ask, when enabled:\n"
+	    "Nothing to do: no pages asked for, and no pool on any node.\n"));
 	free(out);
 	settings_free(&F.s);
 }
@@ -227,11 +235,11 @@ UNIT_TEST(wide, "20-digit counts and long cpulists widen columns, never cut")
 		fprintf(stderr, "  got:\n%s\n  want in it:\n%s\n", out, want);
 	CHECK(out &&
 	      strstr(out, "\n0      2M    18446744073709551615          - "
-			  "18446744073709551615         +0        0  \n"
+			  "18446744073709551615      16E         +0        0  \n"
 			  "0      1G             0 10000000000000000000 "
-			  "         0         +0        0  \n"
-			  "4294967295 2M             0       2048       1536      +1536 "
-			  "       0  capped by free memory, from 1600, rounded\n\n"));
+			  "         0        0         +0        0  \n"
+			  "4294967295 2M             0       2048       1536       3G      +1536 "
+			  "       0  capped by free memory: 1600 fit, rounded down by 64 (4.00%)\n"));
 	free(out);
 	settings_free(&F.s);
 }

@@ -25,7 +25,11 @@ UNIT_TEST(result, "a cell's status from what it got; the auto estimate's choice"
 	c.target = 5; /* exact mode, shrinking */
 	CHECK(result_cell_status(&c, 5) == HP_STATUS_OK);
 	CHECK(result_cell_status(&c, 7) == HP_STATUS_PARTIAL);
+	/* no entry names it: its own pages of the boot given back, or unchanged */
 	c.requested_set = false;
+	CHECK(result_cell_status(&c, 5) == HP_STATUS_OK);
+	CHECK(result_cell_status(&c, 10) == HP_STATUS_FAILED);
+	c.target = c.current;
 	CHECK(result_cell_status(&c, 10) == HP_STATUS_UNCHANGED);
 
 	/* zeroed pages on two nodes: parallel; cheap pages: serial */

@@ -66,7 +66,7 @@ UNIT_TEST(serial, "per-node writes, one node after another, nothing of the paral
 	machine("6.12.0", NULL);
 	run(s, 2048, HP_METHOD_SERIAL);
 	CHECK(pools(2048, 100, 100));
-	CHECK(sr->method == HP_METHOD_SERIAL && note(""));
+	CHECK(sr->method == HP_METHOD_SERIAL && note("--method=serial was asked"));
 	CHECK(sr->workers == 0 && sr->pages_by_workers == 0 && sr->trimmed == 0 &&
 	      sr->topped_up == 0 && sr->overcommit_before == 0 &&
 	      sr->overcommit_after == 0);

@@ -279,14 +279,15 @@ UNIT_TEST(refused, "a record refused after it parsed keeps nothing: the heap sta
 }
 
 /* hugepar status: the run's line, notes, problems, the sizes and the cells that
- * say something, a route for what fell short. */
+ * say something, a route for what fell short; a record of format 3, which did not
+ * count the threads at work at once ("-"). */
 UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells, what to do")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128], *out, *said;
 	struct hp_record r;
 	const char *want =
 	    "hugepar 0.4 on Linux 6.1.0-t: partial in 1250 ms, started 4.321 s after "
-	    "boot, 4 threads\n"
+	    "boot\n"
 	    "left by an earlier run: 2M: put back\n"
 	    "\n"
 	    "Problems in the settings:\n"
@@ -296,17 +297,18 @@ UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells, what to
 	    "Notices:\n"
 	    "  /etc/hugepar.conf:2: reserve=1G: taken as keep_free\n"
 	    "\n"
-	    "SIZE  METHOD     THREADS      TIME\n"
-	    "2M    parallel         4   1200 ms\n"
-	    "1G    serial           0     40 ms\n"
+	    "SIZE  METHOD     THREADS      TIME  NOTE\n"
+	    "2M    parallel         -   1200 ms  \n"
+	    "1G    serial           -     40 ms  gigantic\n"
 	    "1G: commit failed\n"
 	    "\n"
-	    "NODE  SIZE    BEFORE REQUESTED   TARGET ACHIEVED      TIME  STATUS    REASON\n"
-	    "0     2M          10       100      100      100    150 ms  ok        \n"
-	    "2     2M           0      2000     1536     1536     90 ms  capped    1536 "
-	    "of 2000 requested: capped by keep_free\n"
-	    "2     1G           0         2        2        1     40 ms  partial   1 of 2: "
-	    "deadline reached\n"
+	    "NODE  SIZE    BEFORE REQUESTED   TARGET ACHIEVED   MEMORY      TIME  STATUS    "
+	    "REASON\n"
+	    "0     2M          10       100      100      100     200M    150 ms  ok        \n"
+	    "2     2M           0      2000     1536     1536       3G     90 ms  capped    "
+	    "1536 of 2000 requested: capped by keep_free\n"
+	    "2     1G           0         2        2        1       1G     40 ms  partial   "
+	    "1 of 2: deadline reached\n"
 	    "\n"
 	    "What to do:\n"
 	    "  node 2 2M: capped by keep_free (512M): lower keep_free, or ask for fewer "
@@ -347,7 +349,7 @@ UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells, what to
 }
 
 /* A record of a run that did not reach the pools, in format 2. */
-UNIT_TEST(text_error, "an error and no tables; format 2's workers are the threads")
+UNIT_TEST(text_error, "an error and no tables, in a record of format 2")
 {
 	char dir[] = "/tmp/hugepar-unit.XXXXXX", file[128], *out, *said;
 	struct hp_record r;
@@ -367,7 +369,7 @@ UNIT_TEST(text_error, "an error and no tables; format 2's workers are the thread
 	record_print(stdout, &r, HP_FORMAT_TEXT, NULL);
 	out = captured(1);
 	CHECK(strcmp(out, "hugepar 0.2 on Linux k: failed in 0 ms, started 0.012 s after "
-			  "boot, 3 threads\nerror: no topology\n\nWhat to do:\n  the run did "
+			  "boot\nerror: no topology\n\nWhat to do:\n  the run did "
 			  "not reach the pools (the error above says why): 'hugepar plan' "
 			  "shows how hugepar reads this machine, and the boot's journal more, "
 			  "journalctl -b -t hugepar\n") == 0);
