@@ -19,6 +19,7 @@
 #include "path.h"
 #include "record.h"
 #include "report.h"
+#include "setlist.h"
 #include "restore.h"
 #include "sys.h"
 #include "version.h"
@@ -256,7 +257,7 @@ static void body_full(struct json_out *j, const void *arg)
 	json_u64(j, "threads", a->p->workers_total);
 	report_settings_json(j, a->s);
 	recovered_json(j, a->rec);
-	report_setters_json(j, a->st);
+	setlist_json(j, a->st);
 	json_open(j, "sizes", '[');
 	for (unsigned z = 0; z < t->nsizes; z++)
 		size_json(j, a, z);
@@ -288,7 +289,7 @@ static void body_failure(struct json_out *j, const void *arg)
 	json_u64(j, "started_boot_ms", boottime_ms());
 	report_settings_json(j, a->s);
 	recovered_json(j, a->rec);
-	report_setters_json(j, NULL);
+	setlist_json(j, NULL);
 	json_open(j, "sizes", '[');
 	json_close(j, ']');
 	json_open(j, "nodes", '[');

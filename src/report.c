@@ -6,6 +6,7 @@
 #include "idset.h"
 #include "parse.h"
 #include "report.h"
+#include "setlist.h"
 
 /* (printable: a setting's bytes must not drive the terminal it is shown on) */
 void report_problem_line(FILE *f, const struct hp_problem *p)
@@ -448,48 +449,6 @@ static void plan_json(struct json_out *j, const struct hp_topology *t,
 	json_close(j, '}');
 }
 
-void report_setters_text(FILE *f, const struct hp_setters *st)
-{
-	if (!st || !st->n)
-		return;
-	fprintf(f, "\nOther setters of the pools (%u, %u in force):\n", st->n,
-		setters_in_force(st));
-	for (unsigned i = 0; i < st->n; i++) {
-		const struct hp_setter *s = &st->s[i];
-
-		fputs("  ", f);
-		put_printable(f, s->origin);
-		fputs(": ", f);
-		if (s->setting[0]) {
-			put_printable(f, s->setting);
-			fputs(": ", f);
-		}
-		put_printable(f, s->effect);
-		fputc('\n', f);
-	}
-	if (st->more)
-		fputs("  (more, not shown)\n", f);
-	if (setters_in_force(st))
-		fputs(
-		    "  To leave the pools to hugepar, remove those in force and write "
-		    "the pools in\n  /etc/hugepar.conf (hugepar(8), OTHER SETTERS OF THE "
-		    "POOLS).\n",
-		    f);
-}
-
-void report_setters_json(struct json_out *j, const struct hp_setters *st)
-{
-	json_open(j, "setters", '[');
-	for (unsigned i = 0; st && i < st->n; i++) {
-		json_open(j, NULL, '{');
-		json_str(j, "origin", st->s[i].origin);
-		json_str(j, "setting", st->s[i].setting);
-		json_str(j, "effect", st->s[i].effect);
-		json_bool(j, "in_force", st->s[i].in_force);
-		json_close(j, '}');
-	}
-	json_close(j, ']');
-}
 
 void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
 		      const struct hp_plan *p, const struct plan_basis *b,
@@ -512,7 +471,7 @@ void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topo
 	topology_json(&j, t);
 	report_settings_json(&j, s);
 	plan_json(&j, t, p);
-	report_setters_json(&j, st);
+	setlist_json(&j, st);
 	json_close(&j, '}');
 	json_end(&j);
 }

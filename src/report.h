@@ -28,14 +28,10 @@ void report_plan_text(FILE *f, const struct hp_settings *s, const struct hp_topo
 void report_plan_json(FILE *f, const struct hp_settings *s, const struct hp_topology *t,
 		      const struct hp_plan *p, const struct plan_basis *b,
 		      const struct hp_setters *st);
-/* The other setters of the pools, and what each will do (plan, status): nothing when
- * there are none. */
-void report_setters_text(FILE *f, const struct hp_setters *st);
 
 /* Pieces shared with the record. */
 void report_settings_json(struct json_out *j, const struct hp_settings *s);
 void report_problem_line(FILE *f, const struct hp_problem *p);
-void report_setters_json(struct json_out *j, const struct hp_setters *st);
 /* Why counts were rounded down, under a table that shows some: the step
  * (granularity: "auto", "1G", "2%") and what it is for. */
 void report_rounding(FILE *f, const char *granularity);

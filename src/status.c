@@ -12,6 +12,7 @@
 #include "parse.h"
 #include "record.h"
 #include "report.h"
+#include "setlist.h"
 #include "settings.h"
 
 /* Larger than the record of any machine: 1024 nodes and their measures take ~2 MiB. */
@@ -308,7 +309,7 @@ static void show_setters(FILE *f, const struct json_val *v, const struct hp_sett
 		else
 			all->more |= !seen;
 	}
-	report_setters_text(f, all);
+	setlist_text(f, all);
 	free(all);
 }
 

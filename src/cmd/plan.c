@@ -5,6 +5,7 @@
 
 #include "cmd.h"
 #include "report.h"
+#include "setlist.h"
 
 int cmd_plan(struct ctx *c)
 {
@@ -17,7 +18,7 @@ int cmd_plan(struct ctx *c)
 				 &c->setters);
 	} else {
 		report_plan_text(stdout, &c->settings, &c->topo, &c->plan, &c->basis);
-		report_setters_text(stdout, &c->setters);
+		setlist_text(stdout, &c->setters);
 	}
 	if (fflush(stdout))
 		return EXIT_FAIL;
