@@ -16,6 +16,7 @@ tcase next-steps "status gives each shortfall's cause and one line on what to do
 tcase no-record "status without a record says where to look"
 tcase help "each command's --help: its usage, its options only, two examples or more"
 tcase usage-errors "a wrong command or option: one line, the command meant, where to look"
+tcase abbreviations "an abbreviated option's value in the next word is its value; errors name the option as typed"
 tcase shipped-file "the shipped settings file has every key of hugepar.conf(5), each at its default"
 tcase rounding "shares of 0.5%, 3% and 10% of 64G and 96G nodes: cut by less than 1%, never to 0, said"
 tcase give-back "a later run of the boot asking for less gives back hugepar's own pages, no others"
@@ -192,6 +193,27 @@ t_usage_errors() {
 	usage "a value missing" "hugepar apply: --config needs a value; try 'hugepar apply --help'" apply --config
 	usage "a bad value" "hugepar apply: --method fast: expected auto, parallel or serial; try 'hugepar apply --help'" apply --method=fast
 	usage "two commands" "hugepar plan: one command only, not 'apply' too; try 'hugepar plan --help'" plan apply
+}
+# getopt_long takes a unique abbreviation, its value in the next word too: that word
+# is no second command; an error names the option as it was typed
+t_abbreviations() {
+	fx
+	"$HP" plan --sys "$FX" --conf /dev/null --cmd "rd.hugepar.pages=2M:8" >"$OUT/operator-abbr.out" 2>&1
+	expect_eq "plan --sys DIR --conf FILE --cmd STRING: exit 0" $? 0
+	check "... the plan of DIR with STRING" grep -q "^1 *2M *0 *8 *8" "$OUT/operator-abbr.out"
+	"$HP" --sys "$FX" -Jc /dev/null plan -k "rd.hugepar.pages=2M:8" >/dev/null 2>&1
+	expect_eq "options before the command, letters together: exit 0" $? 0
+	usage "a second command after an abbreviation's value" \
+		"hugepar plan: one command only, not 'apply' too; try 'hugepar plan --help'" plan --sys "$FX" apply
+	usage "a value given to an option that takes none" \
+		"hugepar plan: --json=1: --json takes no value; try 'hugepar plan --help'" plan --json=1
+	usage "an abbreviation without its value" \
+		"hugepar plan: --sys needs a value (--sysroot DIR); try 'hugepar plan --help'" plan --sys
+	usage "an abbreviation of several" \
+		"hugepar plan: option '--c' is ambiguous (--config, --cmdline, --check); try 'hugepar plan --help'" plan --c x
+	usage "an unknown one with a value" \
+		"hugepar plan: unknown option '--jsn'; try 'hugepar plan --help'" plan --jsn=1
+	usage "a letter without its value" "hugepar plan: -r needs a value (--sysroot DIR); try 'hugepar plan --help'" plan -Jr
 }
 # the keys hugepar.conf(5) describes: its .BI lines under KEYS
 man_keys() { sed -n '/^\.SH KEYS/,/^\.SH /{s/^\.BI \([a-z_]*\) .*/\1/p}' "$TOP/doc/hugepar.conf.5" | sort; }
