@@ -87,7 +87,7 @@ t_old_key() {
 t_rejected() {
 	simfx rejected
 	plan --config /dev/null --cmdline "rd.hugepar.pages=2M:150%,3M:512,1G:1@5" >"$OUT/operator-rej.out" 2>&1
-	expect_eq "plan: exit 64" $? 64
+	expect_eq "plan: exit 1, as apply" $? 1
 	check "plan: says every entry was rejected" grep -qF "No pages entry can be used: all 3 given were rejected" "$OUT/operator-rej.out"
 	check "plan: never 'Nothing is configured'" sh -c "! grep -q 'Nothing is configured' '$OUT/operator-rej.out'"
 	check "plan: names each" sh -c 'grep -q "2M:150%: amount" "$1" && grep -q "3M:512: page size 3M is not offered" "$1" && grep -q "1G:1@5: node 5 does not exist" "$1"' _ "$OUT/operator-rej.out"
