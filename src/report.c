@@ -7,14 +7,16 @@
 #include "parse.h"
 #include "report.h"
 
-/* (printable: a setting's bytes must not drive the terminal it is shown on) */
+/* (printable: a setting's bytes must not drive the terminal it is shown on; the
+ * key alone where there is no value, as a line without '=' was written) */
 void report_problem_line(FILE *f, const struct hp_problem *p)
 {
 	put_printable(f, p->origin);
 	if (p->key[0]) {
 		fputs(": ", f);
 		put_printable(f, p->key);
-		fputc('=', f);
+		if (p->value[0])
+			fputc('=', f);
 		put_printable(f, p->value);
 	}
 	fputs(": ", f);

@@ -108,7 +108,7 @@ CONF
 		"$C:3: bogus=1: unknown key" \
 		"$C:4: threads=many: expected 'auto' or a count from 1 to 4096" \
 		"$C:7: timeout=0: expected seconds, more than 0 and at most 3600" \
-		"$C:8: no equals sign=: expected KEY = VALUE" \
+		"$C:8: no equals sign: expected KEY = VALUE" \
 		"$C:9: pages=4M:1: page size 4M is not offered by the kernel (it offers 2M 1G)" \
 		"$C:9: pages=2M:8@9: node 9 does not exist"; do
 		check "message: $want" grep -qF "$want" "$OUT/cli-conf.err"
@@ -327,7 +327,7 @@ t_long_word() {
 t_bare_key() {
 	plan --config /dev/null --cmdline "rd.hugepar.pages" >/dev/null 2>"$OUT/cli-bare.err"
 	expect_eq "exit 1: pages asked for, no entry usable (as apply)" $? 1
-	check "not =1" grep -qF "rd.hugepar.pages=: expected rd.hugepar.pages=VALUE" "$OUT/cli-bare.err"
+	check "not =1" grep -qxF "hugepar: kernel command line: rd.hugepar.pages: expected rd.hugepar.pages=VALUE" "$OUT/cli-bare.err"
 }
 t_missing_config() {
 	plan --config "$OUT/no-such.conf" >/dev/null 2>"$OUT/cli-noconf.err"

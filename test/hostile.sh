@@ -470,7 +470,7 @@ t_pages_empty() {
 	"$HP" plan --sysroot "$M" --config "$M/empty.conf" --cmdline "rd.hugepar.pages=;" >/dev/null 2>"$M.log"
 	expect_eq "plan: exit 1 (pages asked for, none usable)" "$?" 1
 	expect_eq "both named" "$(cat "$M.log")" \
-		"hugepar: $M/empty.conf:1: pages=: expected SIZE:AMOUNT[@NODES] entries (2M:1024, 1G:4@0)
+		"hugepar: $M/empty.conf:1: pages: expected SIZE:AMOUNT[@NODES] entries (2M:1024, 1G:4@0)
 hugepar: kernel command line: rd.hugepar.pages=;: expected SIZE:AMOUNT[@NODES] entries (2M:1024, 1G:4@0)"
 }
 

@@ -16,6 +16,7 @@ tcase next-steps "status gives each shortfall's cause and one line on what to do
 tcase no-record "status without a record says where to look"
 tcase help "each command's --help: its usage, its options only, two examples or more"
 tcase usage-errors "a wrong command or option: one line, the command meant, where to look"
+tcase echo "a problem shows the line as written: no '=' it did not have, and the line to write"
 tcase abbreviations "an abbreviated option's value in the next word is its value; errors name the option as typed"
 tcase shipped-file "the shipped settings file has every key of hugepar.conf(5), each at its default"
 tcase rounding "shares of 0.5%, 3% and 10% of 64G and 96G nodes: cut by less than 1%, never to 0, said"
@@ -193,6 +194,24 @@ t_usage_errors() {
 	usage "a value missing" "hugepar apply: --config needs a value; try 'hugepar apply --help'" apply --config
 	usage "a bad value" "hugepar apply: --method fast: expected auto, parallel or serial; try 'hugepar apply --help'" apply --method=fast
 	usage "two commands" "hugepar plan: one command only, not 'apply' too; try 'hugepar plan --help'" plan apply
+}
+# a problem echoes its line as written, in plan's messages, its list and status's
+t_echo() {
+	local r=$OUT/operator-echo
+	printf '%s\n' "pages: 2M:50%" "pages 2M:8@1" "no equals sign" "threads = 2" >"$C"
+	plan --config "$C" --cmdline "rd.hugepar.pages" >"$OUT/operator-echo.out" 2>"$OUT/operator-echo.err"
+	expect_eq "plan's messages" "$(cat "$OUT/operator-echo.err")" \
+		"hugepar: $C:1: pages: 2M:50%: expected KEY = VALUE: write 'pages = 2M:50%'
+hugepar: $C:2: pages 2M:8@1: expected KEY = VALUE: write 'pages = 2M:8@1'
+hugepar: $C:3: no equals sign: expected KEY = VALUE
+hugepar: kernel command line: rd.hugepar.pages: expected rd.hugepar.pages=VALUE"
+	check "plan's list of problems, the same" grep -qxF "  $C:1: pages: 2M:50%: expected KEY = VALUE: write 'pages = 2M:50%'" \
+		"$OUT/operator-echo.out"
+	simfx echo
+	rm -rf "$r"
+	sim apply --config "$C" -d "$r" --cmdline "" >/dev/null 2>&1
+	check "status's list of problems, the same" grep -qxF "  $C:1: pages: 2M:50%: expected KEY = VALUE: write 'pages = 2M:50%'" \
+		<("$HP" status -d "$r" 2>/dev/null)
 }
 # getopt_long takes a unique abbreviation, its value in the next word too: that word
 # is no second command; an error names the option as it was typed

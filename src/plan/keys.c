@@ -275,6 +275,14 @@ static const struct {
     {"reserve", NULL, set_reserve},
 };
 
+bool settings_key_known(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (keys[i].what && strcmp(name, keys[i].key) == 0)
+			return true;
+	return false;
+}
+
 /* The index in keys[] of the key a name that is not one stands for, or -1 (an old
  * name's, its new key). */
 static int key_index(const char *name)

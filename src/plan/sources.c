@@ -38,6 +38,23 @@ static int read_settings_file(struct hp_settings *s, const char *file,
 	return rc;
 }
 
+/* A line without '=': "pages: 2M:50%" and "pages 2M:50%" are answered with the
+ * line to write. */
+static void no_equals(struct hp_settings *s, const char *l, const char *origin)
+{
+	size_t n = strcspn(l, ": \t");
+	const char *v = l + n + strspn(l + n, ": \t");
+	char key[32];
+
+	if (n < sizeof(key) && *v && snprintf(key, sizeof(key), "%.*s", (int)n, l) &&
+	    settings_key_known(key))
+		settings_problem(s, origin, l, "",
+				 "expected KEY = VALUE: write '%s = %.*s'", key,
+				 HP_SHOW_VALUE, v);
+	else
+		settings_problem(s, origin, l, "", "expected KEY = VALUE");
+}
+
 static void config_line(struct hp_settings *s, char *l, const char *origin)
 {
 	char *eq, *hash = strchr(l, '#');
@@ -49,7 +66,7 @@ static void config_line(struct hp_settings *s, char *l, const char *origin)
 		return;
 	eq = strchr(l, '=');
 	if (!eq) {
-		settings_problem(s, origin, l, "", "expected KEY = VALUE");
+		no_equals(s, l, origin);
 		return;
 	}
 	*eq = '\0';
