@@ -203,7 +203,8 @@ void advice_print(FILE *f, const struct json_val *v)
 		    "check them with 'hugepar plan', then build the initramfs again: "
 		    HP_REBUILD);
 	if (notes && notes->n)
-		say(&a, "rename the keys under Notices: they work, under an old name");
+		say(&a, "write the settings under Notices as each says: they were taken, "
+			"with a word");
 }
 
 void advice_no_record(FILE *f, const char *dir)

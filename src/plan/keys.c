@@ -316,8 +316,58 @@ static void unknown_key(struct hp_settings *s, const char *key, const char *valu
 				 cmdline ? "rd.hugepar." : "", keys[k].key, keys[k].what);
 }
 
+/* A value's quotes: none (0), in pairs (1: *bare is the value without them), or one
+ * without its pair (-1). No value of hugepar's is quoted (a path with a quote in it
+ * must do without). */
+static int unquote(struct hp_settings *s, const char *value, char **bare)
+{
+	size_t dq = 0, sq = 0, o = 0;
+
+	for (const char *c = value; *c; c++) {
+		dq += *c == '"';
+		sq += *c == '\'';
+	}
+	if (!dq && !sq)
+		return 0;
+	if (dq % 2 || sq % 2)
+		return -1;
+	if (!(*bare = malloc(strlen(value) + 1))) {
+		s->failed = true;
+		return -1;
+	}
+	for (const char *c = value; *c; c++)
+		if (*c != '"' && *c != '\'')
+			(*bare)[o++] = *c;
+	(*bare)[o] = '\0';
+	return 1;
+}
+
+static void set_key(struct hp_settings *s, const char *key, const char *value,
+		    const char *origin, bool cmdline);
+
 void settings_set(struct hp_settings *s, const char *key, const char *value,
 		  const char *origin, bool cmdline)
+{
+	char *bare = NULL;
+	int q = unquote(s, value, &bare);
+
+	if (q < 0 && !s->failed)
+		settings_problem(s, origin, key, value,
+				 "a quote without its pair: remove the quote");
+	if (q <= 0) {
+		if (!q)
+			set_key(s, key, value, origin, cmdline);
+		return;
+	}
+	settings_notice(s, origin, key, value,
+			"taken as '%.*s': write values without quotes", HP_SHOW_VALUE,
+			bare);
+	set_key(s, key, bare, origin, cmdline);
+	free(bare);
+}
+
+static void set_key(struct hp_settings *s, const char *key, const char *value,
+		    const char *origin, bool cmdline)
 {
 	const char *k = key;
 

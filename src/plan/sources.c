@@ -16,6 +16,8 @@
 #include "settings.h"
 #include "values.h"
 
+#define BOM "\xef\xbb\xbf" /* U+FEFF in UTF-8 */
+
 /* Read a whole settings file: regular files only, opened without blocking (a FIFO
  * would hang the boot), at most HP_MAX_FILE bytes. */
 static int read_settings_file(struct hp_settings *s, const char *file,
@@ -85,6 +87,8 @@ static void load_lines(struct hp_settings *s, const char *name, char *text, size
 		     *end = nl ? nl : text + len;
 
 		*end = '\0';
+		if (!strncmp(line, BOM, 3))
+			line += 3; /* an editor's byte-order mark, which says nothing */
 		lineno++;
 		snprintf(origin, sizeof(origin), "%s:%u", name, lineno);
 		if (strlen(line) != (size_t)(end - line))
@@ -308,7 +312,8 @@ static void load_baked_file(struct hp_settings *s, const char *rel)
 	if (strlen(text) != len)
 		settings_problem(s, rel, "", "", "a NUL byte in the file: not read");
 	else
-		settings_load_cmdline_from(s, text, rel);
+		settings_load_cmdline_from(s, text + (strncmp(text, BOM, 3) ? 0 : 3),
+					   rel);
 	free(text);
 }
 

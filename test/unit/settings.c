@@ -292,3 +292,35 @@ UNIT_TEST(old_key, "reserve is still taken as keep_free, with a notice")
 	settings_load_cmdline(s, "rd.hugepar.pages");
 	CHECK(settings_pages_rejected(s) == 3);
 }
+
+/* Quotes around a value are dropped, with a notice: no value is quoted; one quote
+ * without its pair is a problem, and nothing of the value is taken. */
+UNIT_TEST(quotes, "quotes around a value dropped with a notice; a lone quote refused")
+{
+	struct hp_settings *s = &S;
+
+	settings_free(s);
+	settings_set(s, "pages", "\"2M:50%\"", "f:1", false);
+	settings_set(s, "threads", "'2'", "f:2", false);
+	settings_set(s, "mode", "\"exact", "f:3", false);
+	settings_set(s, "keep_free", "1G'", "f:4", false);
+	settings_load_cmdline(s, "rd.hugepar.timeout='5' rd.hugepar.pages=\"1G:1@1\"");
+	CHECK(s->nentries == 2 && s->workers == 2 && s->timeout_ms == 5000);
+	CHECK(s->nentries == 2 && strcmp(s->entries[0].text, "2M:50%") == 0 &&
+	      strcmp(s->entries[1].text, "1G:1@1") == 0);
+	CHECK(s->mode == HP_MODE_GROW && s->keep_free.value == HP_DEFAULT_KEEP_FREE);
+	CHECK(s->nnotices == 3 && s->nproblems == 2);
+	CHECK(s->nnotices == 3 && strcmp(s->notices[0].value, "\"2M:50%\"") == 0 &&
+	      strcmp(s->notices[0].message,
+		     "taken as '2M:50%': write values without quotes") == 0);
+	CHECK(s->nproblems == 2 &&
+	      strcmp(s->problems[0].message,
+		     "a quote without its pair: remove the quote") == 0 &&
+	      strcmp(s->problems[1].value, "1G'") == 0);
+	/* a list of quoted entries; a quoted nothing is an empty value */
+	settings_free(s);
+	settings_set(s, "pages", "'2M:512' \"1G:4\"", "f:1", false);
+	settings_set(s, "threads", "\"\"", "f:2", false);
+	CHECK(s->nentries == 2 && s->nnotices == 2 && s->nproblems == 1);
+	settings_free(s);
+}

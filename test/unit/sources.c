@@ -373,3 +373,30 @@ UNIT_TEST(baked, "dracut's baked /etc/cmdline and cmdline.d, before the running 
 	settings_free(&S);
 	tmpdir_remove();
 }
+
+/* A byte-order mark (U+FEFF, which some editors put first) says nothing: dropped at
+ * the start of a file, of a line, of a credential's text and of a baked file. */
+UNIT_TEST(bom, "a UTF-8 byte-order mark is dropped: files, lines, a lone one, baked files")
+{
+	char text[] = "\xef\xbb\xbfpages = 2M:8\n\xef\xbb\xbf\nthreads = 3\n";
+
+	tmpdir_make();
+	settings_free(&S);
+	settings_load_text(&S, "credential", text, sizeof(text) - 1);
+	CHECK(S.nentries == 1 && S.workers == 3 && S.nproblems == 0 && S.nnotices == 0);
+	settings_free(&S);
+	CHECK(settings_load_file(&S, put("lone.conf", "\xef\xbb\xbf", 0)) == 0);
+	CHECK(S.nproblems == 0 && S.nsources == 1);
+	/* only a whole mark: a stray byte of one is still named */
+	CHECK(settings_load_file(&S, put("half.conf", "\xef\xbbpages = 2M:8\n", 0)) == 0);
+	CHECK(S.nproblems == 1 && S.nentries == 0);
+	settings_free(&S);
+	path_set_root(dir);
+	CHECK(mkdir(at("etc"), 0755) == 0);
+	put("etc/cmdline", "\xef\xbb\xbfrd.hugepar.threads=2\n", 0);
+	settings_load_baked(&S);
+	CHECK(S.workers == 2 && S.nproblems == 0);
+	path_set_root(NULL);
+	settings_free(&S);
+	tmpdir_remove();
+}

@@ -321,7 +321,8 @@ UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells, what to
 	    "  correct the settings under Problems (each names its file and line), check "
 	    "them with 'hugepar plan', then build the initramfs again: update-initramfs "
 	    "-u -k all (initramfs-tools), dracut --regenerate-all --force (dracut)\n"
-	    "  rename the keys under Notices: they work, under an old name\n";
+	    "  write the settings under Notices as each says: they were taken, with a "
+	    "word\n";
 
 	if (!mkdtemp(dir)) {
 		CHECK(!"mkdtemp");
