@@ -107,7 +107,7 @@ CONF
 	for want in "$C:2: pages=2M:zz@0: amount 'zz' is malformed" \
 		"$C:3: bogus=1: unknown key" \
 		"$C:4: threads=many: expected 'auto' or a count from 1 to 4096" \
-		"$C:7: timeout=0: expected seconds, more than 0 and at most 3600" \
+		"$C:7: timeout=0: expected seconds (90, 90s) or a time with units (2min, 1m30s, 500ms), more than 0 and at most 3600s (1h)" \
 		"$C:8: no equals sign: expected KEY = VALUE" \
 		"$C:9: pages=4M:1: page size 4M is not offered by the kernel (it offers 2M 1G)" \
 		"$C:9: pages=2M:8@9: node 9 does not exist"; do

@@ -211,7 +211,8 @@ static void set_timeout(struct hp_settings *s, const char *key, const char *valu
 
 	if (parse_seconds(value, &v) || v == 0 || v > HP_MAX_TIMEOUT_MS)
 		settings_problem(s, origin, key, value,
-				 "expected seconds, more than 0 and at most 3600");
+				 "expected seconds (90, 90s) or a time with units (2min, "
+				 "1m30s, 500ms), more than 0 and at most 3600s (1h)");
 	else
 		s->timeout_ms = v;
 }

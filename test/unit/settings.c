@@ -324,3 +324,30 @@ UNIT_TEST(quotes, "quotes around a value dropped with a notice; a lone quote ref
 	CHECK(s->nentries == 2 && s->nnotices == 2 && s->nproblems == 1);
 	settings_free(s);
 }
+
+/* timeout as people write times: seconds, or with systemd's units; the message of a
+ * wrong one names the forms. */
+UNIT_TEST(timeout_units, "timeout = 90s, 1m, 2min, 1m30s taken; 2 hours refused, the forms named")
+{
+	static const struct {
+		const char *v;
+		uint64_t ms;
+	} ok[] = {{"90s", 90000}, {"1m", 60000}, {"2min", 120000}, {"1m30s", 90000},
+		  {"0.5", 500},	  {"1h", 3600000}};
+	struct hp_settings *s = &S;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(*ok); i++) {
+		settings_free(s);
+		settings_set(s, "timeout", ok[i].v, "f:1", false);
+		CHECK(s->nproblems == 0 && s->timeout_ms == ok[i].ms);
+	}
+	settings_free(s);
+	settings_set(s, "timeout", "2h", "f:1", false);
+	settings_set(s, "timeout", "1 minute", "f:2", false);
+	CHECK(s->nproblems == 2 && s->timeout_ms == HP_DEFAULT_TIMEOUT);
+	CHECK(s->nproblems == 2 &&
+	      strcmp(s->problems[1].message,
+		     "expected seconds (90, 90s) or a time with units (2min, 1m30s, "
+		     "500ms), more than 0 and at most 3600s (1h)") == 0);
+	settings_free(s);
+}
