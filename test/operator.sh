@@ -17,6 +17,7 @@ tcase no-record "status without a record says where to look"
 tcase help "each command's --help: its usage, its options only, two examples or more"
 tcase usage-errors "a wrong command or option: one line, the command meant, where to look"
 tcase echo "a problem shows the line as written: no '=' it did not have, and the line to write"
+tcase what-to-write "a value refused says what to write: the size meant, the range, a whole number"
 tcase abbreviations "an abbreviated option's value in the next word is its value; errors name the option as typed"
 tcase shipped-file "the shipped settings file has every key of hugepar.conf(5), each at its default"
 tcase rounding "shares of 0.5%, 3% and 10% of 64G and 96G nodes: cut by less than 1%, never to 0, said"
@@ -212,6 +213,15 @@ hugepar: kernel command line: rd.hugepar.pages: expected rd.hugepar.pages=VALUE"
 	sim apply --config "$C" -d "$r" --cmdline "" >/dev/null 2>&1
 	check "status's list of problems, the same" grep -qxF "  $C:1: pages: 2M:50%: expected KEY = VALUE: write 'pages = 2M:50%'" \
 		<("$HP" status -d "$r" 2>/dev/null)
+}
+t_what_to_write() {
+	plan --config /dev/null --cmdline "rd.hugepar.pages=1gib:4,2M:150%,2M:1.5G rd.hugepar.keep_free=0.5G" \
+		>/dev/null 2>"$OUT/operator-write.err"
+	expect_eq "each says what to write" "$(cat "$OUT/operator-write.err")" \
+		"hugepar: kernel command line: rd.hugepar.pages=1gib:4: page size '1gib' is malformed: write 1G (sizes are written 2M, 1G, 2048K)
+hugepar: kernel command line: rd.hugepar.pages=2M:150%: amount '150%' is out of range: a share is from 0% to 100%
+hugepar: kernel command line: rd.hugepar.pages=2M:1.5G: amount '1.5G' is malformed: write 1536M
+hugepar: kernel command line: rd.hugepar.keep_free=0.5G: malformed: write 512M"
 }
 # getopt_long takes a unique abbreviation, its value in the next word too: that word
 # is no second command; an error names the option as it was typed

@@ -73,15 +73,17 @@ static void set_keep_free(struct hp_settings *s, const char *key, const char *va
 {
 	struct hp_amount a;
 	int rc = value_amount(value, &a);
-	char *o, *k;
+	char *o, *k, hint[96];
 
 	if (!rc && a.kind == HP_AMOUNT_COUNT)
 		rc = parse_bytes(value, &a.value); /* a plain number is bytes here */
 	a.kind = a.kind == HP_AMOUNT_PERCENT ? HP_AMOUNT_PERCENT : HP_AMOUNT_BYTES;
 	if (rc) {
-		settings_problem(s, origin, key, value,
-				 "%s: expected a size like 512M or a share like 2%%",
-				 value_error(rc));
+		value_hint(value, rc, hint, sizeof(hint));
+		settings_problem(s, origin, key, value, "%s: %s", value_error(rc),
+				 hint[0] && !strstr(hint, "count")
+				     ? hint
+				     : "expected a size like 512M or a share like 2%");
 		return;
 	}
 	o = strdup(origin);
@@ -151,6 +153,7 @@ static void set_granularity(struct hp_settings *s, const char *key, const char *
 			    const char *origin)
 {
 	struct hp_amount a;
+	char hint[96];
 	int rc;
 
 	if (strcmp(value, "auto") == 0) {
@@ -160,9 +163,15 @@ static void set_granularity(struct hp_settings *s, const char *key, const char *
 	rc = value_amount(value, &a);
 	if (!rc && a.kind == HP_AMOUNT_COUNT)
 		rc = -EINVAL; /* pages differ by size: a size or a share */
+	hint[0] = '\0';
+	if (rc)
+		value_hint(value, rc, hint, sizeof(hint));
 	if (rc || (a.kind == HP_AMOUNT_BYTES && a.value == 0))
-		settings_problem(s, origin, key, value,
-				 "expected 'auto', a size like 1G or a share like 2%%");
+		settings_problem(
+		    s, origin, key, value,
+		    "expected 'auto', a size like 1G or a share like 2%%%s%s",
+		    hint[0] && !strstr(hint, "count") ? ": " : "",
+		    hint[0] && !strstr(hint, "count") ? hint : "");
 	else {
 		s->granularity = a;
 		s->granularity_auto = false;

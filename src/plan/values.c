@@ -15,6 +15,69 @@ const char *value_error(int rc)
 	return rc == -ERANGE ? "out of range" : "malformed";
 }
 
+/* A size written as a decimal, or with its unit in another form ("1.5G", "1gib",
+ * "2 MB"), in bytes; false when it is not such a thing or does not fit. */
+static bool size_meant(const char *str, uint64_t *bytes, uint64_t *unit)
+{
+	static const char units[] = "KMGTP";
+	unsigned __int128 v = 0, div = 1, mult = 1;
+	const char *p = str, *u;
+	unsigned digits = 0;
+
+	for (; isdigit((unsigned char)*p) && digits < 20; p++, digits++)
+		v = v * 10 + (unsigned)(*p - '0');
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p) && div < 1000000; p++, digits++) {
+			v = v * 10 + (unsigned)(*p - '0');
+			div *= 10;
+		}
+	p += strspn(p, " \t");
+	if (!digits || !*p || !(u = strchr(units, toupper((unsigned char)*p))))
+		return false;
+	for (const char *q = units; q <= u; q++)
+		mult *= 1024;
+	p++;
+	if (*p == 'i' || *p == 'I')
+		p++;
+	if ((*p == 'b' || *p == 'B') && !p[1])
+		p++;
+	v = v * mult / div;
+	if (*p || v > UINT64_MAX)
+		return false;
+	*bytes = (uint64_t)v;
+	*unit = (uint64_t)mult;
+	return true;
+}
+
+void value_hint(const char *str, int rc, char *buf, size_t len)
+{
+	size_t n = strlen(str);
+	const char *dot = strchr(str, '.');
+	uint64_t bytes, unit;
+	char form[32];
+
+	buf[0] = '\0';
+	if (n && str[n - 1] == '%')
+		snprintf(buf, len, "%s",
+			 rc == -ERANGE ? "a share is from 0% to 100%"
+			 : dot && strlen(dot) > 4
+			     ? "a share has at most two decimals (12.5%, 0.25%)"
+			     : "a share is written like 50% or 12.5%");
+	else if (size_meant(str, &bytes, &unit) && bytes && bytes % 1024 == 0) {
+		format_size_kb(bytes / 1024, form, sizeof(form));
+		snprintf(buf, len, "write %s", form);
+	} else if (size_meant(str, &bytes, &unit) && unit > 1024 &&
+		   bytes >= unit / 1024) {
+		/* not whole in K: in the next unit down, at most what was asked */
+		format_size_kb(bytes / (unit / 1024) * (unit / 1024) / 1024, form,
+			       sizeof(form));
+		snprintf(buf, len, "write a whole number, such as %s", form);
+	} else if (size_meant(str, &bytes, &unit))
+		snprintf(buf, len, "write a whole number of K, M, G, T or P");
+	else if (n && isdigit((unsigned char)str[n - 1]) && dot)
+		snprintf(buf, len, "a count of pages is a whole number");
+}
+
 /* An amount: "512" pages, "64G" memory, or "50%" of the node's memory. */
 int value_amount(const char *str, struct hp_amount *a)
 {
@@ -93,7 +156,7 @@ static int value_target(char *t, struct hp_entry *e, char *why, size_t wlen)
  * changed in place. */
 int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
 {
-	char *colon = strchr(buf, ':'), *at, *amount;
+	char *colon = strchr(buf, ':'), *at, *amount, hint[96];
 	uint64_t bytes;
 	int rc;
 
@@ -109,16 +172,27 @@ int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
 
 	rc = parse_bytes(buf, &bytes);
 	if (rc || bytes < 1024 || bytes % 1024) {
-		snprintf(why, wlen, "page size '%.32s' is %s", buf,
-			 rc ? value_error(rc) : "not a whole number of kB");
+		value_hint(buf, rc, hint, sizeof(hint));
+		snprintf(why, wlen,
+			 "page size '%.32s' is %s: %s%ssizes are written 2M, 1G, 2048K",
+			 buf, rc ? value_error(rc) : "not a whole number of kB", hint,
+			 hint[0] ? " (" : "");
+		if (hint[0])
+			snprintf(why + strlen(why), wlen - strlen(why), ")");
 		return -EINVAL;
 	}
 	e->size_kb = bytes / 1024;
 	rc = value_amount(amount, &e->amount);
 	if (rc) {
-		snprintf(why, wlen,
-			 "amount '%.32s' is %s (a count, a size like 64G, or 50%%)",
-			 amount, value_error(rc));
+		value_hint(amount, rc, hint, sizeof(hint));
+		if (hint[0])
+			snprintf(why, wlen, "amount '%.32s' is %s: %s", amount,
+				 value_error(rc), hint);
+		else
+			snprintf(why, wlen,
+				 "amount '%.32s' is %s (a count, a size like 64G, or "
+				 "50%%)",
+				 amount, value_error(rc));
 		return rc;
 	}
 	e->all_nodes = !at;

@@ -76,6 +76,10 @@ bool value_starts_entry(const char *w);
  * number of entries, or -ENOMEM. */
 int value_entries(const char *value, void (*each)(const char *entry, void *arg),
 		  void *arg);
+/* What to write instead of an amount or a size that does not read (rc its error),
+ * into buf: "write 1536M" for "1.5G", "write 1G" for "1gib", "a share is from 0% to
+ * 100%" for "150%"; "" when nothing more than the grammar can be said. */
+void value_hint(const char *str, int rc, char *buf, size_t len);
 /* "out of range" or "malformed", for a number's -ERANGE or -EINVAL. */
 const char *value_error(int rc);
 /* An amount as written: "512", "64G", "12.5%". */

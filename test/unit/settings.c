@@ -351,3 +351,29 @@ UNIT_TEST(timeout_units, "timeout = 90s, 1m, 2min, 1m30s taken; 2 hours refused,
 		     "500ms), more than 0 and at most 3600s (1h)") == 0);
 	settings_free(s);
 }
+
+/* keep_free and granularity refused say what to write, as a pages entry does. */
+UNIT_TEST(hints, "keep_free = 1.5G: write 1536M; 150%: the range; granularity = 1gib")
+{
+	struct hp_settings *s = &S;
+
+	settings_free(s);
+	settings_set(s, "keep_free", "1.5G", "f:1", false);
+	settings_set(s, "keep_free", "150%", "f:2", false);
+	settings_set(s, "keep_free", "lots", "f:3", false);
+	settings_set(s, "granularity", "1gib", "f:4", false);
+	settings_set(s, "granularity", "0G", "f:5", false);
+	CHECK(s->nproblems == 5 && s->keep_free.value == HP_DEFAULT_KEEP_FREE);
+	if (s->nproblems != 5)
+		return;
+	CHECK(strcmp(s->problems[0].message, "malformed: write 1536M") == 0);
+	CHECK(strcmp(s->problems[1].message,
+		     "out of range: a share is from 0% to 100%") == 0);
+	CHECK(strcmp(s->problems[2].message,
+		     "malformed: expected a size like 512M or a share like 2%") == 0);
+	CHECK(strcmp(s->problems[3].message, "expected 'auto', a size like 1G or a share "
+					     "like 2%: write 1G") == 0);
+	CHECK(strcmp(s->problems[4].message,
+		     "expected 'auto', a size like 1G or a share like 2%") == 0);
+	settings_free(s);
+}
