@@ -18,6 +18,7 @@ tcase help "each command's --help: its usage, its options only, two examples or 
 tcase usage-errors "a wrong command or option: one line, the command meant, where to look"
 tcase echo "a problem shows the line as written: no '=' it did not have, and the line to write"
 tcase what-to-write "a value refused says what to write: the size meant, the range, a whole number"
+tcase taken-with-a-word "threads above the CPUs online, and hugepar.pages= without rd., each get a notice"
 tcase abbreviations "an abbreviated option's value in the next word is its value; errors name the option as typed"
 tcase shipped-file "the shipped settings file has every key of hugepar.conf(5), each at its default"
 tcase rounding "shares of 0.5%, 3% and 10% of 64G and 96G nodes: cut by less than 1%, never to 0, said"
@@ -222,6 +223,20 @@ t_what_to_write() {
 hugepar: kernel command line: rd.hugepar.pages=2M:150%: amount '150%' is out of range: a share is from 0% to 100%
 hugepar: kernel command line: rd.hugepar.pages=2M:1.5G: amount '1.5G' is malformed: write 1536M
 hugepar: kernel command line: rd.hugepar.keep_free=0.5G: malformed: write 512M"
+}
+t_taken_with_a_word() {
+	printf 'pages = 2M:8\nthreads = 200\n' >"$C"
+	plan --config "$C" --cmdline "hugepar.pages=1G:1 hugepar=0" --json >"$OUT/operator-word.json" 2>/dev/null
+	expect_eq "a notice is not a problem: exit 0" $? 0
+	expect_eq "each said, and what to write" \
+		"$(jq -r '.settings.notices[] | .origin + ": " + .key + "=" + .value + ": " + .message' "$OUT/operator-word.json")" \
+		"kernel command line: hugepar.pages=1G:1: not read: write rd.hugepar.pages=1G:1 (hugepar's keys on the kernel command line start with rd.)
+kernel command line: hugepar=0: not read: write rd.hugepar=0 (hugepar's keys on the kernel command line start with rd.)
+$C:2: threads=200: more than the 144 CPUs online: the threads beyond one per CPU only wait for one (write 144 or fewer, or auto)"
+	expect_eq "the settings as set: 200 threads, on, no 1G entry" \
+		"$(jq -c '[.settings.threads, .settings.enabled, [.settings.pages[].entry]]' "$OUT/operator-word.json")" '[200,true,["2M:8"]]'
+	plan --config "$C" --cmdline "rd.hugepar.threads=144" --json >"$OUT/operator-word.json" 2>/dev/null
+	expect_eq "as many as the CPUs: nothing to say" "$(jq -c .settings.notices "$OUT/operator-word.json")" "[]"
 }
 # getopt_long takes a unique abbreviation, its value in the next word too: that word
 # is no second command; an error names the option as it was typed

@@ -203,14 +203,28 @@ static void set_worker_count(struct hp_settings *s, const char *key, const char 
 {
 	uint64_t v;
 
-	if (strcmp(value, "auto") == 0)
-		s->workers = 0;
-	else if (parse_u64(value, &v) || v == 0 || v > HP_MAX_THREADS)
+	char *o, *k;
+
+	if (strcmp(value, "auto") &&
+	    (parse_u64(value, &v) || v == 0 || v > HP_MAX_THREADS)) {
 		settings_problem(s, origin, key, value,
 				 "expected 'auto' or a count from 1 to %d",
 				 HP_MAX_THREADS);
-	else
-		s->workers = v;
+		return;
+	}
+	o = strdup(origin);
+	k = strdup(key);
+	if (!o || !k) {
+		free(o);
+		free(k);
+		s->failed = true;
+		return;
+	}
+	s->workers = strcmp(value, "auto") ? (unsigned)v : 0;
+	free(s->workers_origin);
+	free(s->workers_key);
+	s->workers_origin = o;
+	s->workers_key = k;
 }
 
 static void set_timeout(struct hp_settings *s, const char *key, const char *value,

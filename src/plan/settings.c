@@ -90,6 +90,8 @@ void settings_free(struct hp_settings *s)
 	free(s->enabled_by);
 	free(s->keep_free_origin);
 	free(s->keep_free_key);
+	free(s->workers_origin);
+	free(s->workers_key);
 	free(s->config);
 	free(s->entries);
 	free(s->sources);

@@ -41,6 +41,8 @@ struct hp_settings {
 	char *keep_free_origin;	    /* where keep_free was set, NULL: the default */
 	char *keep_free_key;	    /* the key as written there */
 	unsigned workers;	    /* 0: auto (the key "threads") */
+	char *workers_origin;	    /* where threads was set, NULL: the default */
+	char *workers_key;	    /* the key as written there */
 	uint64_t timeout_ms;
 	enum hp_mode mode;
 	/* Shares and caps are rounded down to this, per node and size (stable counts

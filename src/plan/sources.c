@@ -256,6 +256,21 @@ static void pages_words(struct hp_settings *s, const char **p, char *list,
 				"write the list with commas only, or in double quotes");
 }
 
+/* "hugepar.pages=..." without dracut's "rd.": not read, and said. */
+static void no_rd(struct hp_settings *s, char *word, const char *origin)
+{
+	char *eq = strchr(word, '=');
+
+	if (eq)
+		*eq = '\0';
+	settings_notice(s, origin, word, eq ? eq + 1 : "",
+			"not read: write rd.%s%s%.*s (hugepar's keys on the kernel "
+			"command line start with rd.)",
+			word, eq ? "=" : "", HP_SHOW_VALUE, eq ? eq + 1 : "");
+	if (eq)
+		*eq = '=';
+}
+
 void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 				const char *origin)
 {
@@ -274,6 +289,8 @@ void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 
 		if (strcmp(word, "--") == 0)
 			break; /* the rest is for init */
+		if (!strncmp(word, "hugepar", 7) && (word[7] == '.' || word[7] == '='))
+			no_rd(s, word, origin);
 		if (strncmp(word, "rd.hugepar", 10) ||
 		    (word[10] && word[10] != '.' && word[10] != '='))
 			continue;
