@@ -19,6 +19,9 @@ tcase usage-errors "a wrong command or option: one line, the command meant, wher
 tcase echo "a problem shows the line as written: no '=' it did not have, and the line to write"
 tcase what-to-write "a value refused says what to write: the size meant, the range, a whole number"
 tcase taken-with-a-word "threads above the CPUs online, and hugepar.pages= without rd., each get a notice"
+tcase stray-space "a space or tab inside an entry: one entry with a notice, or refused whole, never done on other nodes"
+tcase replaced "an entry that later ones replace is named, with the entry that replaces it and where"
+tcase cleared "an empty 'pages =' in a drop-in drops the entries before it, and says which"
 tcase abbreviations "an abbreviated option's value in the next word is its value; errors name the option as typed"
 tcase shipped-file "the shipped settings file has every key of hugepar.conf(5), each at its default"
 tcase rounding "shares of 0.5%, 3% and 10% of 64G and 96G nodes: cut by less than 1%, never to 0, said"
@@ -237,6 +240,66 @@ $C:2: threads=200: more than the 144 CPUs online: the threads beyond one per CPU
 		"$(jq -c '[.settings.threads, .settings.enabled, [.settings.pages[].entry]]' "$OUT/operator-word.json")" '[200,true,["2M:8"]]'
 	plan --config "$C" --cmdline "rd.hugepar.threads=144" --json >"$OUT/operator-word.json" 2>/dev/null
 	expect_eq "as many as the CPUs: nothing to say" "$(jq -c .settings.notices "$OUT/operator-word.json")" "[]"
+}
+# entries [problems] [notices] of a plan's JSON, one line each
+entries_said() {
+	jq -r '[.settings.pages[].entry] | join(" ")' "$1"
+	jq -r '.settings.problems[] | .origin + ": " + .value + ": " + .message' "$1"
+	jq -r '.settings.notices[] | .origin + ": " + .value + ": " + .message' "$1"
+}
+t_stray_space() {
+	local r=$OUT/operator-space
+	printf 'pages = 1G:4 @1\npages = 2M:8@ 0\npages = 2M :9@1\npages = 1G:2@0 1\n' >"$C"
+	plan --config "$C" --cmdline "" --json >"$r.json" 2>/dev/null
+	expect_eq "plan: a piece is never an entry" "$(entries_said "$r.json")" \
+		"1G:4@1 2M:8@0 2M:9@1
+$C:4: 1G:2@0 1: node list '0 1' is malformed: an entry has no spaces (write 0,1)
+$C:1: 1G:4 @1: taken as 1G:4@1: write an entry without spaces
+$C:2: 2M:8@ 0: taken as 2M:8@0: write an entry without spaces
+$C:3: 2M :9@1: taken as 2M:9@1: write an entry without spaces"
+	printf 'pages = 1G:4\t@1\n' >"$C"
+	plan --config "$C" --cmdline "" --json >"$r.json" 2>/dev/null
+	expect_eq "a tab too" "$(jq -c '[.settings.pages[].entry]' "$r.json")" '["1G:4@1"]'
+	plan --config /dev/null --cmdline "rd.hugepar.pages=1G:4 @1 quiet" --json >"$r.json" 2>/dev/null
+	expect_eq "on the kernel command line" "$(jq -c '[.settings.pages[].entry]' "$r.json")" '["1G:4@1"]'
+	simfx space
+	rm -rf "$r"
+	sim apply --config /dev/null -d "$r" --cmdline "rd.hugepar.pages=1G:4 @1" >/dev/null 2>&1
+	expect_eq "apply: node 1 alone has the pages" \
+		"$(cat "$SIM"/sys/devices/system/node/node[01]/hugepages/hugepages-1048576kB/nr_hugepages | paste -sd' ')" "0 4"
+}
+t_replaced() {
+	local r=$OUT/operator-replaced
+	rm -rf "$C.d"
+	printf 'pages = 2M:512@0 2M:50%%\npages = 1G:1 1G:2\npages = 2M:8@0,1 2M:9@1\n' >"$C"
+	plan --config "$C" --cmdline "" --json >"$r.json" 2>/dev/null
+	expect_eq "in one file" "$(entries_said "$r.json")" \
+		"2M:512@0 2M:50% 1G:1 1G:2 2M:8@0,1 2M:9@1
+$C:1: 2M:512@0: not done: replaced by 2M:50% ($C:1), written after it
+$C:1: 2M:50%: not done: replaced by 2M:8@0,1 ($C:3), written after it
+$C:2: 1G:1: not done: replaced by 1G:2 ($C:2), written after it
+$C:3: 2M:8@0,1: not done on node 1: replaced by 2M:9@1 ($C:3), written after it"
+	printf 'pages = 2M:512\npages = 2M:50%% 2M:10@1\n' >"$C"
+	mkdir -p "$C.d" && printf 'pages = 2M:1024\n' >"$C.d/50-more.conf"
+	plan --config "$C" --cmdline "rd.hugepar.pages=2M:7@0" --json >"$r.json" 2>/dev/null
+	expect_eq "across files and the command line; a default with an exception as meant" "$(entries_said "$r.json")" \
+		"2M:512 2M:50% 2M:10@1 2M:1024 2M:7@0
+$C:1: 2M:512: not done: replaced by 2M:50% ($C:2), written after it
+$C:2: 2M:50%: not done: replaced by 2M:10@1 ($C:2) and others, written after it
+$C:2: 2M:10@1: not done: replaced by 2M:1024 ($C.d/50-more.conf:1), written after it"
+	rm -rf "$C.d"
+}
+t_cleared() {
+	local r=$OUT/operator-cleared
+	rm -rf "$C.d"
+	printf 'pages = 2M:50%% 1G:4@1\n' >"$C"
+	mkdir -p "$C.d" && printf 'pages =\npages = 2M:8@0\n' >"$C.d/50-reset.conf"
+	plan --config "$C" --cmdline "" --json >"$r.json" 2>/dev/null
+	expect_eq "a notice, not a problem: exit 0" $? 0
+	expect_eq "the drop-in's entries alone, what was dropped said" "$(entries_said "$r.json")" \
+		"2M:8@0
+$C.d/50-reset.conf:1: : empty: drops the 2 pages entries before it, 2M:50% ($C:1), 1G:4@1 ($C:1)"
+	rm -rf "$C.d"
 }
 # getopt_long takes a unique abbreviation, its value in the next word too: that word
 # is no second command; an error names the option as it was typed

@@ -14,8 +14,9 @@
 #include "settings.h"
 #include "values.h"
 
+/* An entry, or its problem; written: as it was written, with spaces (a notice). */
 static void add_entry(struct hp_settings *s, const char *key, const char *text,
-		      const char *origin)
+		      const char *written, const char *origin)
 {
 	struct hp_entry e = {0};
 	char why[160], *buf = strdup(text);
@@ -25,8 +26,12 @@ static void add_entry(struct hp_settings *s, const char *key, const char *text,
 		return;
 	}
 	if (value_entry(buf, &e, why, sizeof(why))) {
-		settings_problem(s, origin, key, text, "%s", why);
+		settings_problem(s, origin, key, written ? written : text, "%s", why);
 	} else if (settings_grow(s, (void **)&s->entries, s->nentries, sizeof(e))) {
+		if (written)
+			settings_notice(s, origin, key, written,
+					"taken as %s: write an entry without spaces",
+					text);
 		e.text = strdup(text);
 		e.origin = strdup(origin);
 		e.key = strdup(key);
@@ -46,18 +51,46 @@ struct pages_arg {
 };
 
 /* An entry of a pages value, to the settings. */
-static void take_entry(const char *text, void *arg)
+static void take_entry(const char *text, const char *written, void *arg)
 {
 	const struct pages_arg *pa = arg;
 
-	add_entry(pa->s, pa->key, text, pa->origin);
+	add_entry(pa->s, pa->key, text, written, pa->origin);
+}
+
+/* "pages =" with nothing after it: the entries before it are dropped, as a
+ * systemd drop-in resets a setting with an empty value; what it drops is said. */
+static void clear_pages(struct hp_settings *s, const char *key, const char *origin)
+{
+	char what[200] = "";
+	size_t at = 0;
+
+	for (unsigned i = 0; i < s->nentries; i++) {
+		if (at < sizeof(what) && i < 3)
+			at += (size_t)snprintf(what + at, sizeof(what) - at,
+					       "%s%.40s (%.60s)", i ? ", " : "",
+					       s->entries[i].text, s->entries[i].origin);
+		settings_drop_entry(&s->entries[i]);
+	}
+	if (s->nentries)
+		settings_notice(s, origin, key, "",
+				"empty: drops the %u pages entr%s before it, %s%s",
+				s->nentries, s->nentries > 1 ? "ies" : "y", what,
+				s->nentries > 3 ? ", ..." : "");
+	s->nentries = 0;
 }
 
 static void set_pages(struct hp_settings *s, const char *key, const char *value,
 		      const char *origin)
 {
 	struct pages_arg pa = {s, key, origin};
-	int n = value_entries(value, take_entry, &pa);
+	int n;
+
+	if (!*value) {
+		clear_pages(s, key, origin);
+		return;
+	}
+	n = value_entries(value, take_entry, &pa);
 
 	if (n < 0)
 		s->failed = true;

@@ -139,6 +139,12 @@ void settings_notice(struct hp_settings *s, const char *origin, const char *key,
     __attribute__((format(printf, 5, 6)));
 /* The problems of 'pages' entries: each an entry that was given and not taken. */
 unsigned settings_pages_rejected(const struct hp_settings *s);
+/* A notice for each entry that later ones of its size replace on every node it
+ * names (not done), or on some of the nodes a list names, on the machine t (an entry
+ * for every node that later ones replace on some is as meant). Devices' entries once
+ * resolved (resolve.h). */
+struct hp_topology;
+void settings_note_replaced(struct hp_settings *s, const struct hp_topology *t);
 /* Note a source read (sources.c), once. */
 void settings_add_source(struct hp_settings *s, const char *src);
 

@@ -242,7 +242,8 @@ static void pages_words(struct hp_settings *s, const char **p, char *list,
 		size_t n = strlen(list);
 
 		if (!cmdline_word(&q, word) || strchr(word, '=') || !strcmp(word, "--") ||
-		    !(value_starts_entry(word) || (n && list[n - 1] == ',')))
+		    !(value_starts_entry(word) || (n && list[n - 1] == ',') ||
+		      value_continues(list, n, word) != VALUE_JOIN_NONE))
 			break;
 		list[n] = ' ';
 		strcpy(list + n + 1, word);

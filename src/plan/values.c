@@ -105,6 +105,15 @@ static bool ifname_ok(const char *n)
 	return len && len < HP_IFNAME_MAX && !n[len] && strcmp(n, ".") && strcmp(n, "..");
 }
 
+/* A node list written with spaces, with commas ("0 1" is "0,1"), in t itself. */
+static const char *commas(char *t)
+{
+	for (char *c = t; *c; c++)
+		if (*c == ' ')
+			*c = ',';
+	return t;
+}
+
 /* After the '@': a node list, or one device (pci:ADDR, net:IFNAME). */
 static int value_target(char *t, struct hp_entry *e, char *why, size_t wlen)
 {
@@ -147,6 +156,9 @@ static int value_target(char *t, struct hp_entry *e, char *why, size_t wlen)
 	if (rc || idset_count(&e->nodes) == 0) {
 		snprintf(why, wlen, "node list '%.32s' is %s", t,
 			 rc == -ERANGE ? "out of range" : "malformed");
+		if (strchr(t, ' '))
+			snprintf(why + strlen(why), wlen - strlen(why),
+				 ": an entry has no spaces (write %s)", commas(t));
 		return -EINVAL;
 	}
 	return 0;
@@ -209,6 +221,29 @@ bool value_starts_entry(const char *w)
 					     strncmp(w, "net", 3) == 0));
 }
 
+/* Whether t (n bytes) ends in a node list: '@' and digits, '-' and ','. */
+static bool ends_in_nodes(const char *t, size_t n)
+{
+	size_t k = n;
+
+	while (k &&
+	       (isdigit((unsigned char)t[k - 1]) || t[k - 1] == '-' || t[k - 1] == ','))
+		k--;
+	return k && k < n && t[k - 1] == '@';
+}
+
+enum value_join value_continues(const char *t, size_t n, const char *next)
+{
+	size_t w = strcspn(next, " \t\n\r\f\v;,");
+
+	if (*next == '@' || *next == ':' || (n && (t[n - 1] == '@' || t[n - 1] == ':')))
+		return VALUE_JOIN_TIGHT;
+	if (ends_in_nodes(t, n) && isdigit((unsigned char)*next) &&
+	    strspn(next, "0123456789-") == w)
+		return VALUE_JOIN_SPACE;
+	return VALUE_JOIN_NONE;
+}
+
 /*
  * Entries are separated as people write lists: by spaces, ';', ',' or a comma and
  * spaces ("2M:512, 1G:4", "2M:512,1G:4" and "2M:512 1G:4" are the same two
@@ -216,43 +251,76 @@ bool value_starts_entry(const char *w)
  * start an entry stays in its entry without the spaces, so that a node list keeps its
  * commas ("1G:2@0,1" and "1G:2@0, 1" are one entry, and "2M:50%,1G:2@0,1" two), and
  * "2M:1G@pci:0000:3b:00.0,1G:4" is two entries. A device after a comma stays in its
- * entry, which then says it cannot name both.
+ * entry, which then says it cannot name both. An entry is whole or refused whole:
+ * spaces around its '@' or ':' are dropped ("1G:4 @1" is 1G:4@1, given with how it
+ * was written), and a number after a node list keeps its space, so that the entry
+ * is refused rather than done on fewer nodes ("1G:4@0 1").
  */
-int value_entries(const char *value, void (*each)(const char *entry, void *arg),
+int value_entries(const char *value,
+		  void (*each)(const char *entry, const char *written, void *arg),
 		  void *arg)
 {
 	const char *p = value;
-	char *text = malloc(strlen(value) + 1);
+	size_t vlen = strlen(value);
+	char *text = malloc(vlen + 1), *written = malloc(vlen + 1);
 	int n = 0;
 
-	if (!text)
+	if (!text || !written) {
+		free(text);
+		free(written);
 		return -ENOMEM;
+	}
 	for (;;) {
+		const char *start;
 		size_t len = 0;
+		bool spaced = false;
 
 		while (*p && (isspace((unsigned char)*p) || *p == ';' || *p == ','))
 			p++;
 		if (!*p)
 			break;
-		while (*p && !isspace((unsigned char)*p) && *p != ';') {
-			const char *q = p + 1;
+		start = p;
+		for (;;) {
+			const char *q;
+			enum value_join j;
 
-			if (*p != ',') {
-				text[len++] = *p++;
-				continue;
+			while (*p && !isspace((unsigned char)*p) && *p != ';') {
+				q = p + 1;
+				if (*p != ',') {
+					text[len++] = *p++;
+					continue;
+				}
+				while (isspace((unsigned char)*q))
+					q++;
+				if (!*q || *q == ';' || *q == ',' ||
+				    value_starts_entry(q))
+					break;
+				text[len++] = ',';
+				p = q;
 			}
-			while (isspace((unsigned char)*q))
-				q++;
-			if (!*q || *q == ';' || *q == ',' || value_starts_entry(q))
+			if (!isspace((unsigned char)*p))
 				break;
-			text[len++] = ',';
+			for (q = p; isspace((unsigned char)*q);)
+				q++;
+			j = *q && *q != ';' && *q != ',' ? value_continues(text, len, q)
+							 : VALUE_JOIN_NONE;
+			if (j == VALUE_JOIN_NONE)
+				break;
+			if (j == VALUE_JOIN_SPACE)
+				text[len++] = ' ';
+			spaced |= j == VALUE_JOIN_TIGHT;
 			p = q;
 		}
 		text[len] = '\0';
-		each(text, arg);
+		if (spaced) {
+			memcpy(written, start, (size_t)(p - start));
+			written[p - start] = '\0';
+		}
+		each(text, spaced ? written : NULL, arg);
 		n++;
 	}
 	free(text);
+	free(written);
 	return n;
 }
 
