@@ -192,6 +192,25 @@ unsigned settings_pages_rejected(const struct hp_settings *s)
 	return n;
 }
 
+enum hp_place settings_place(const char *origin)
+{
+	if (!strncmp(origin, "credential ", 11))
+		return HP_PLACE_CREDENTIAL;
+	return strncmp(origin, "kernel command line", 19) ? HP_PLACE_FILE
+							  : HP_PLACE_CMDLINE;
+}
+
+unsigned settings_problem_places(const struct hp_settings *s, bool pages_only)
+{
+	unsigned places = 0;
+
+	for (unsigned i = 0; i < s->nproblems; i++)
+		if (!pages_only || !strcmp(s->problems[i].key, "pages") ||
+		    !strcmp(s->problems[i].key, "rd.hugepar.pages"))
+			places |= settings_place(s->problems[i].origin);
+	return places;
+}
+
 void settings_add_source(struct hp_settings *s, const char *src)
 {
 	char *c;

@@ -68,6 +68,7 @@ struct hp_settings {
 	struct hp_device_use *devices;
 	unsigned nsources;
 	char **sources;
+	unsigned creds_denied; /* the firmware's credentials this user could not read */
 	uint64_t digest; /* of the settings files read, names and contents */
 	char *config;	 /* the settings file asked for (its .d follows it) */
 	bool failed;	 /* out of memory while reading: the settings are not whole */
@@ -145,6 +146,13 @@ unsigned settings_pages_rejected(const struct hp_settings *s);
  * resolved (resolve.h). */
 struct hp_topology;
 void settings_note_replaced(struct hp_settings *s, const struct hp_topology *t);
+/* Where a setting of this origin ("FILE:LINE", "credential hugepar.conf (smbios):2",
+ * "kernel command line") is corrected: a file of the initramfs, the credential where
+ * the platform gives it, or the kernel command line. */
+enum hp_place { HP_PLACE_FILE = 1, HP_PLACE_CREDENTIAL = 2, HP_PLACE_CMDLINE = 4 };
+enum hp_place settings_place(const char *origin);
+/* The places (a mask of them) of the problems, or of the pages entries' only. */
+unsigned settings_problem_places(const struct hp_settings *s, bool pages_only);
 /* Note a source read (sources.c), once. */
 void settings_add_source(struct hp_settings *s, const char *src);
 

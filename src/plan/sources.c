@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "creds.h"
 #include "file.h"
+#include "keyname.h"
 #include "keys.h"
 #include "parse.h"
 #include "path.h"
@@ -109,6 +111,83 @@ void settings_load_text(struct hp_settings *s, const char *name, char *text,
 	load_lines(s, name, text, len);
 }
 
+/* Whether a credential's name is this one's mistyped: another case or a slip
+ * ("hugepar.config", "Hugepar.conf"), or this one's start ("hugepar", "hugepar.cfg"). */
+static bool name_near(const char *name)
+{
+	static const char *const ours[] = {HP_CRED_NAME};
+	const char *meant = keyname_meant(name, ours, 1);
+
+	/* (keyname_meant() may answer with another key of its own for a word) */
+	return strcmp(name, HP_CRED_NAME) && ((meant && !strcmp(meant, HP_CRED_NAME)) ||
+					      !strncasecmp(name, "hugepar", 7));
+}
+
+/* What a credential that may be this one mistyped (creds.h) was meant to be, or NULL:
+ * systemd's form of it ("io.systemd.credential:hugepar.conf="), in want. */
+static const char *miss_meant(const struct cred_miss *m, char *want, size_t len)
+{
+	static const char *const prefixes[] = {CRED_SMBIOS_PREFIX, CRED_SMBIOS_BINARY};
+	static const char *const keys[] = {CRED_CMDLINE_KEY, CRED_CMDLINE_BINARY};
+	char head[64];
+	const char *name, *meant;
+	size_t n;
+
+	if (m->source == CRED_FW_CFG) {
+		snprintf(want, len, "it as opt/io.systemd.credentials/%s", HP_CRED_NAME);
+		return name_near(m->written) ? want : NULL;
+	}
+	n = strcspn(m->written, m->source == CRED_SMBIOS ? ":" : "=");
+	name = m->written[n] ? m->written + n + 1 : "";
+	snprintf(head, sizeof(head), "%.*s", (int)n + (m->source == CRED_SMBIOS),
+		 m->written);
+	meant = keyname_meant(head, m->source == CRED_SMBIOS ? prefixes : keys, 2);
+	if (meant && strncmp(meant, m->source == CRED_SMBIOS ? "io." : "systemd.", 3))
+		meant = NULL;
+	if (!meant || (strcmp(name, HP_CRED_NAME) && !name_near(name)))
+		return NULL; /* another's credential, or not systemd's at all */
+	if (!strcmp(meant, head) && !name_near(name))
+		return NULL;
+	snprintf(want, len, m->source == CRED_SMBIOS ? "%s%s=..." : "%s=%s:...", meant,
+		 HP_CRED_NAME);
+	return want;
+}
+
+/* A credential that names this one mistyped: not read, and what to write said. */
+static void near_miss(struct hp_settings *s, const struct cred_miss *m)
+{
+	char origin[96], want[96];
+
+	if (!miss_meant(m, want, sizeof(want)))
+		return;
+	snprintf(origin, sizeof(origin), "credential %s (%s)", HP_CRED_NAME,
+		 cred_source_name(m->source));
+	settings_problem(s, origin, m->written, "", "not read: write %s", want);
+}
+
+/* A credential of one line with "\n" in it, where a line break was meant: how to
+ * give it lines. */
+static bool one_line(struct hp_settings *s, const struct cred *c, const char *origin)
+{
+	static const char *const binary[] = {
+	    [CRED_SYSTEMD] = "write the lines on lines of their own",
+	    [CRED_FW_CFG] = "give a file of the lines (-fw_cfg name=...,file=FILE)",
+	    [CRED_SMBIOS] =
+		"give the lines in the binary form, " CRED_SMBIOS_BINARY HP_CRED_NAME
+		"=BASE64 (base64 -w0 of the file)",
+	    [CRED_CMDLINE] = "give the lines in the binary form, " CRED_CMDLINE_BINARY
+			     "=" HP_CRED_NAME ":BASE64 (base64 -w0 of the file)",
+	};
+
+	if (memchr(c->data, '\n', c->len) || !strstr(c->data, "\\n"))
+		return false;
+	settings_problem(
+	    s, origin, "", "",
+	    "one line with '\\n' in it, which is no line break: %s: not read",
+	    binary[c->source]);
+	return true;
+}
+
 /* One credential of the list: its text read as a settings file's (not in the files'
  * digest: it is no file the initramfs copies), or why not, or why not this one. */
 static void load_credential(struct hp_settings *s, struct cred *c, const char *taken,
@@ -118,7 +197,10 @@ static void load_credential(struct hp_settings *s, struct cred *c, const char *t
 
 	snprintf(origin, sizeof(origin), "credential %s (%s)", HP_CRED_NAME,
 		 cred_source_name(c->source));
-	if (!c->data)
+	if (!c->data && c->denied) {
+		settings_notice(s, origin, "", "", "%s: not read", c->why);
+		s->creds_denied++;
+	} else if (!c->data)
 		settings_problem(s, origin, "", "", "%s: not read", c->why);
 	else if (c->untrusted)
 		settings_notice(s, origin, "", "",
@@ -130,7 +212,7 @@ static void load_credential(struct hp_settings *s, struct cred *c, const char *t
 				"not read: the one from %s comes first, as systemd takes "
 				"it",
 				taken);
-	else
+	else if (!one_line(s, c, origin))
 		load_lines(s, origin, c->data, c->len);
 }
 
@@ -149,6 +231,8 @@ void settings_load_credentials(struct hp_settings *s, const char *cmdline)
 		if (!taken && l.v[i].data && !l.v[i].untrusted)
 			taken = cred_source_name(l.v[i].source);
 	}
+	for (unsigned i = 0; i < l.nmiss; i++)
+		near_miss(s, &l.miss[i]);
 	creds_free(&l);
 }
 
