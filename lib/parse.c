@@ -240,17 +240,55 @@ int parse_percent(const char *str, uint64_t *out)
 	return 0;
 }
 
+/* A number of a unit ("1.5" of "min") in milliseconds: whole ones only. */
+static int unit_ms(uint64_t thousandths, uint64_t ms_per_unit, uint64_t *out)
+{
+	uint64_t whole, part = thousandths % 1000 * ms_per_unit;
+
+	if (part % 1000)
+		return -EINVAL; /* less than a millisecond */
+	if (!mul_u64(thousandths / 1000, ms_per_unit, &whole) ||
+	    !add_u64(whole, part / 1000, out))
+		return -ERANGE;
+	return 0;
+}
+
 int parse_seconds(const char *str, uint64_t *out_ms)
 {
+	static const struct {
+		const char *name;
+		uint64_t ms;
+	} units[] = {{"ms", 1},	   {"s", 1000},	   {"sec", 1000},
+		     {"m", 60000}, {"min", 60000}, {"h", 3600000}};
 	const char *p = str;
-	uint64_t v;
-	int rc = parse_fixed(&p, 3, &v);
+	uint64_t total = 0;
 
-	if (rc)
-		return rc;
-	if (*p && strcmp(p, "s"))
-		return -EINVAL;
-	*out_ms = v;
+	for (unsigned parts = 0;; parts++) {
+		uint64_t v, ms = 0;
+		size_t n, i = 0;
+		int rc;
+
+		p += parts ? strspn(p, " \t") : 0;
+		if (!*p && parts)
+			break;
+		if ((rc = parse_fixed(&p, 3, &v)))
+			return rc;
+		p += strspn(p, " \t");
+		n = strspn(p, "abcdefghijklmnopqrstuvwxyz");
+		while (i < ARRAY_SIZE(units) &&
+		       (strlen(units[i].name) != n || strncmp(p, units[i].name, n)))
+			i++;
+		if (!n && (*p || parts))
+			return -EINVAL; /* a bare number is seconds, alone */
+		if (n && i == ARRAY_SIZE(units))
+			return -EINVAL;
+		p += n;
+		if ((rc = unit_ms(v, n ? units[i].ms : 1000, &ms)))
+			return rc;
+		if (!add_u64(total, ms, &total))
+			return -ERANGE;
+	}
+	*out_ms = total;
 	return 0;
 }
 

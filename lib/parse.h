@@ -38,7 +38,9 @@ int parse_bytes(const char *str, uint64_t *out);
 /* A percentage "50%" or "12.5%" (at most two decimals, 0..100) in hundredths. */
 int parse_percent(const char *str, uint64_t *out_hundredths);
 
-/* A duration in seconds "30", "0.5" (at most three decimals) in milliseconds. */
+/* A duration in milliseconds: seconds "30", "0.5" (at most three decimals), or parts
+ * with units as systemd writes them, "90s", "2min", "1m30s", "1min 30s", "500ms",
+ * "1h" (ms, s, sec, m, min, h). */
 int parse_seconds(const char *str, uint64_t *out_ms);
 
 /* A boolean as dracut's getargbool takes it: 0/1, no/yes, off/on, false/true. */

@@ -13,6 +13,7 @@
 
 #include "advice.h"
 #include "macros.h"
+#include "settings.h"
 #include "topology.h"
 
 /* One line of advice, the heading before the first. */
@@ -175,6 +176,31 @@ static bool flag_is(const struct json_val *v, const char *name, bool b)
 	return m && m->type == JSON_BOOL && m->b == b;
 }
 
+/* Where to correct the settings under Problems: the files (then the initramfs again),
+ * the credential where the platform gives it, the kernel command line. */
+static void problems_advice(struct advice *a, const struct json_val *probs)
+{
+	unsigned places = 0;
+
+	for (unsigned i = 0; probs && i < probs->n; i++)
+		places |= settings_place(json_get_str(&probs->kids[i], "origin"));
+	if (places & HP_PLACE_FILE)
+		say(a,
+		    "correct the settings under Problems (each names its file and line), "
+		    "check them with 'hugepar plan', then build the initramfs again: " HP_REBUILD);
+	if (places & HP_PLACE_CREDENTIAL)
+		say(a,
+		    "correct the credential hugepar.conf under Problems where the "
+		    "machine's definition gives it (SMBIOS strings, fw_cfg, or "
+		    "systemd.set_credential=: hugepar.conf(5), CREDENTIALS), and check "
+		    "it with 'hugepar plan': no initramfs to build");
+	if (places & HP_PLACE_CMDLINE)
+		say(a,
+		    "correct the rd.hugepar keys under Problems where the kernel command "
+		    "line is set (the boot loader), and check a line with 'hugepar plan "
+		    "--cmdline LINE'");
+}
+
 void advice_print(FILE *f, const struct json_val *v)
 {
 	const struct json_val *set = json_get(v, "settings");
@@ -197,13 +223,11 @@ void advice_print(FILE *f, const struct json_val *v)
 				"run 'hugepar recover'");
 			break;
 		}
-	if (probs && probs->n)
-		say(&a,
-		    "correct the settings under Problems (each names its file and line), "
-		    "check them with 'hugepar plan', then build the initramfs again: "
-		    HP_REBUILD);
+	problems_advice(&a, probs);
 	if (notes && notes->n)
-		say(&a, "rename the keys under Notices: they work, under an old name");
+		say(&a,
+		    "read the Notices: each says what was taken, dropped or not read, "
+		    "and what to write");
 }
 
 void advice_no_record(FILE *f, const char *dir)

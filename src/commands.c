@@ -72,6 +72,7 @@ int load_machine(struct ctx *c)
 		record_own_read(c);
 	plan_check_settings(&c->settings, &c->topo);
 	resolve_devices(&c->settings, &c->topo);
+	settings_note_replaced(&c->settings, &c->topo);
 	for (unsigned i = 0; i < c->settings.nproblems; i++) {
 		fputs("hugepar: ", stderr);
 		report_problem_line(stderr, &c->settings.problems[i]);

@@ -8,14 +8,16 @@
 #include "report.h"
 #include "setlist.h"
 
-/* (printable: a setting's bytes must not drive the terminal it is shown on) */
+/* (printable: a setting's bytes must not drive the terminal it is shown on; the
+ * key alone where there is no value, as a line without '=' was written) */
 void report_problem_line(FILE *f, const struct hp_problem *p)
 {
 	put_printable(f, p->origin);
 	if (p->key[0]) {
 		fputs(": ", f);
 		put_printable(f, p->key);
-		fputc('=', f);
+		if (p->value[0])
+			fputc('=', f);
 		put_printable(f, p->value);
 	}
 	fputs(": ", f);
@@ -41,6 +43,41 @@ static void plan_text_basis(FILE *f, const struct plan_basis *b)
 		fprintf(f,
 			"Free memory: now: no record of this boot's initramfs run in %s\n",
 			b->dir);
+}
+
+/* Where no entry is usable, why, and where to correct it: the files (then the
+ * initramfs built again), the credential where the platform gives it, or the kernel
+ * command line. */
+static void plan_text_summary(FILE *f, const struct hp_settings *s)
+{
+	unsigned n = settings_pages_rejected(s), places = settings_problem_places(s, !!n);
+	const char *fix = places == HP_PLACE_CREDENTIAL
+			      ? " in the credential hugepar.conf, where the machine's\n"
+				"definition gives it (hugepar.conf(5), CREDENTIALS)"
+			  : places == HP_PLACE_CMDLINE ? " on the kernel command line"
+						       : ", then build the initramfs again";
+
+	if (!s->nentries && n)
+		fprintf(f,
+			"No pages entry can be used: %s %u given %s rejected (see the "
+			"problems below), so nothing will\nbe done. Correct %s%s.\n",
+			n == 1 ? "the" : "all", n, n == 1 ? "was" : "were",
+			n == 1 ? "it" : "them", fix);
+	else if (!s->nentries)
+		fputs(places & HP_PLACE_CREDENTIAL
+			  ? "Nothing is configured that could be read: the credential "
+			    "hugepar.conf was given, and not\nread (see the problems below). "
+			    "Correct it where the machine's definition gives it\n"
+			    "(hugepar.conf(5), CREDENTIALS).\n"
+		      : s->creds_denied
+			  ? "Nothing is configured that this user can read: the firmware's "
+			    "credentials are root's (see\nthe notices); run hugepar plan as "
+			    "root to read them.\n"
+			  : "Nothing is configured: no 'pages =' in the settings files and "
+			    "no rd.hugepar.pages= on the kernel\ncommand line, so nothing will "
+			    "be done. Add one (hugepar.conf(5)), e.g. 'pages = 2M:50%' in\n"
+			    "/etc/hugepar.conf, then build the initramfs again.\n",
+		      f);
 }
 
 /* The machine and where the settings came from, nodes as a table. */
@@ -69,22 +106,7 @@ static void plan_text_machine(FILE *f, const struct hp_settings *s,
 		fprintf(f, "%s %s", i ? "," : "", s->sources[i]);
 	fprintf(f, "%s\n", s->nsources ? "" : " none");
 	plan_text_basis(f, basis);
-	if (!s->nentries && settings_pages_rejected(s))
-		fprintf(f,
-			"No pages entry can be used: %s %u given %s rejected (see the "
-			"problems below), so nothing will\nbe done. Correct %s, then "
-			"build the initramfs again.\n",
-			settings_pages_rejected(s) == 1 ? "the" : "all",
-			settings_pages_rejected(s),
-			settings_pages_rejected(s) == 1 ? "was" : "were",
-			settings_pages_rejected(s) == 1 ? "it" : "them");
-	else if (!s->nentries)
-		fprintf(
-		    f,
-		    "Nothing is configured: no 'pages =' in the settings files and no "
-		    "rd.hugepar.pages= on the kernel\ncommand line, so nothing will be "
-		    "done. Add one (hugepar.conf(5)), e.g. 'pages = 2M:50%%' in\n"
-		    "/etc/hugepar.conf, then build the initramfs again.\n");
+	plan_text_summary(f, s);
 	fprintf(f, "\n%-6s %-6s %-16s %10s %10s %10s\n", "NODE", "CPUS", "CPULIST",
 		"MEMTOTAL", "MEMFREE", "KEEP_FREE");
 	for (unsigned n = 0; n < t->nnodes; n++) {

@@ -171,9 +171,10 @@ static void show_problems(FILE *f, const char *title, const struct json_val *lis
 		const struct json_val *p = &list->kids[i];
 
 		if (json_get_str(p, "key")[0])
-			fprintf(f, "  %s: %s=%s: %s\n", json_get_str(p, "origin"),
-				json_get_str(p, "key"), json_get_str(p, "value"),
-				json_get_str(p, "message"));
+			fprintf(f, "  %s: %s%s%s: %s\n", json_get_str(p, "origin"),
+				json_get_str(p, "key"),
+				json_get_str(p, "value")[0] ? "=" : "",
+				json_get_str(p, "value"), json_get_str(p, "message"));
 		else
 			fprintf(f, "  %s: %s\n", json_get_str(p, "origin"),
 				json_get_str(p, "message"));

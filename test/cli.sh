@@ -35,6 +35,11 @@ tcase credential-systemd "the credential systemd passed (CREDENTIALS_DIRECTORY) 
 tcase setters-sysctl "vm.nr_hugepages in sysctl.d: plan, the run's record, status and the log name it and its effect"
 tcase setters-cmdline "hugepages= on the kernel command line: plan and the record name the kernel's boot-time pools"
 tcase setters-root "--root DIR: the sysctl files under DIR, not the running system's"
+tcase credential-near-miss "a credential one letter off in its prefix, key or name: named, with what to write"
+tcase credential-one-line "a literal \\n in a one-line SMBIOS credential points to the binary form"
+tcase credential-split "an unquoted systemd.set_credential= split at a space: refused, with how to write it"
+tcase credential-denied "firmware files this user cannot read are named, not 'Nothing is configured'"
+tcase credential-advice "a credential whose entries are all wrong: plan and status say to correct the credential"
 tcase root "--root DIR: the settings files under DIR, named as the system in DIR names them"
 
 HP=$HP_BIN
@@ -111,8 +116,8 @@ CONF
 	for want in "$C:2: pages=2M:zz@0: amount 'zz' is malformed" \
 		"$C:3: bogus=1: unknown key" \
 		"$C:4: threads=many: expected 'auto' or a count from 1 to 4096" \
-		"$C:7: timeout=0: expected seconds, more than 0 and at most 3600" \
-		"$C:8: no equals sign=: expected KEY = VALUE" \
+		"$C:7: timeout=0: expected seconds (90, 90s) or a time with units (2min, 1m30s, 500ms), more than 0 and at most 3600s (1h)" \
+		"$C:8: no equals sign: expected KEY = VALUE" \
 		"$C:9: pages=4M:1: page size 4M is not offered by the kernel (it offers 2M 1G)" \
 		"$C:9: pages=2M:8@9: node 9 does not exist"; do
 		check "message: $want" grep -qF "$want" "$OUT/cli-conf.err"
@@ -352,8 +357,8 @@ t_long_word() {
 }
 t_bare_key() {
 	plan --config /dev/null --cmdline "rd.hugepar.pages" >/dev/null 2>"$OUT/cli-bare.err"
-	expect_eq "exit 64" $? 64
-	check "not =1" grep -qF "rd.hugepar.pages=: expected rd.hugepar.pages=VALUE" "$OUT/cli-bare.err"
+	expect_eq "exit 1: pages asked for, no entry usable (as apply)" $? 1
+	check "not =1" grep -qxF "hugepar: kernel command line: rd.hugepar.pages: expected rd.hugepar.pages=VALUE" "$OUT/cli-bare.err"
 }
 t_missing_config() {
 	plan --config "$OUT/no-such.conf" >/dev/null 2>"$OUT/cli-noconf.err"
@@ -535,6 +540,58 @@ t_setters_root() {
 	expect_eq "under DIR, named as the root names it" \
 		"$(plan --root "$r" --cmdline "" --json 2>/dev/null | jq -r '.setters[].origin')" "/etc/sysctl.d/80-x.conf:1"
 	expect_eq "not without it" "$(plan --cmdline "" --json 2>/dev/null | jq -r '.setters | length')" 0
+}
+t_credential_near_miss() {
+	credfx miss 'smbios11 io.systemd.credentials:hugepar.conf=pages = 2M:10' \
+		'smbios11 io.systemd.credential:hugepar=pages = 2M:11' \
+		'smbios11 io.systemd.credential:passwd.hashed-password.root=x' 'fwcfg hugepar.cfg pages = 2M:12'
+	"$HP" plan --sysroot "$CF" --config /dev/null --cmdline "systemd.set_credential=hugepar.config:pages=2M:1" \
+		>"$OUT/cli-miss.out" 2>"$OUT/cli-miss.err"
+	expect_eq "a problem each: exit 64" $? 64
+	expect_eq "each named, with what to write" "$(cat "$OUT/cli-miss.err")" \
+		"hugepar: credential hugepar.conf (fw_cfg): hugepar.cfg: not read: write it as opt/io.systemd.credentials/hugepar.conf
+hugepar: credential hugepar.conf (smbios): io.systemd.credentials:hugepar.conf: not read: write io.systemd.credential:hugepar.conf=...
+hugepar: credential hugepar.conf (smbios): io.systemd.credential:hugepar: not read: write io.systemd.credential:hugepar.conf=...
+hugepar: credential hugepar.conf (kernel command line): systemd.set_credential=hugepar.config: not read: write systemd.set_credential=hugepar.conf:..."
+	check "not 'Nothing is configured'" grep -q "^Nothing is configured that could be read: the credential hugepar.conf was given, and not$" "$OUT/cli-miss.out"
+}
+t_credential_one_line() {
+	credfx oneline 'smbios11 io.systemd.credential:hugepar.conf=pages = 2M:100@1\\nthreads = 2'
+	"$HP" plan --sysroot "$CF" --config /dev/null --cmdline "" >/dev/null 2>"$OUT/cli-oneline.err"
+	expect_eq "not read, the binary form named" "$(cat "$OUT/cli-oneline.err")" \
+		"hugepar: credential hugepar.conf (smbios): one line with '\\n' in it, which is no line break: give the lines in the binary form, io.systemd.credential.binary:hugepar.conf=BASE64 (base64 -w0 of the file): not read"
+}
+t_credential_split() {
+	fx
+	plan --config /dev/null --cmdline "quiet systemd.set_credential=hugepar.conf:pages = 2M:50% ro" --json \
+		>"$OUT/cli-split.json" 2>"$OUT/cli-split.err"
+	expect_eq "refused, nothing of it taken" "$(jq -c '[.settings.pages, .settings.problems[].message]' "$OUT/cli-split.json")" \
+		'[[],"the kernel ended it at a space: put the whole word in double quotes, \"systemd.set_credential=hugepar.conf:pages = 2M:50%\", or write it without spaces: not read"]'
+	expect_eq "quoted: taken" "$(plan --config /dev/null --cmdline '"systemd.set_credential=hugepar.conf:pages = 2M:50%" ro' --json 2>/dev/null | jq -c '[.settings.pages[].entry]')" '["2M:50%"]'
+}
+# a user who cannot read the firmware's files (root's, 0400): said, and the summary
+# says so, rather than that nothing is configured
+t_credential_denied() {
+	credfx denied 'smbios11 io.systemd.credential:hugepar.conf=pages = 2M:30'
+	chmod 0400 "$CF/sys/firmware/dmi/entries/11-0/raw"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$HP" plan --sysroot "$CF" --config /dev/null --cmdline "" \
+		>"$OUT/cli-denied.out" 2>&1
+	expect_eq "a notice: exit 0" $? 0
+	check "the summary" grep -qx "Nothing is configured that this user can read: the firmware's credentials are root's (see" "$OUT/cli-denied.out"
+	check "the notice, with the reason" grep -qxF "  credential hugepar.conf (smbios): /sys/firmware/dmi/entries/11-0/raw: Permission denied (root's only: run hugepar as root to read it): not read" "$OUT/cli-denied.out"
+}
+# every entry of the credential wrong: the advice names the credential, not the files
+t_credential_advice() {
+	local r=$OUT/cli-cred-advice
+	fxs
+	plan --config /dev/null --cmdline "systemd.set_credential=hugepar.conf:pages=2M:150%" >"$OUT/cli-cadv.out" 2>/dev/null
+	expect_eq "plan: exit 1, every entry rejected" $? 1
+	check "plan: correct the credential" grep -qx "be done. Correct it in the credential hugepar.conf, where the machine's" "$OUT/cli-cadv.out"
+	rm -rf "$r"
+	sim apply --config /dev/null -d "$r" --cmdline "systemd.set_credential=hugepar.conf:pages=2M:150%" >/dev/null 2>&1
+	"$HP" status -d "$r" >"$OUT/cli-cadv.out" 2>/dev/null
+	check "status: correct the credential" grep -qF "  correct the credential hugepar.conf under Problems where the machine's definition gives it" "$OUT/cli-cadv.out"
+	check "status: no initramfs to build" sh -c "! grep -q 'build the initramfs again' '$OUT/cli-cadv.out'"
 }
 t_root() {
 	local r=$OUT/cli-root

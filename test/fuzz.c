@@ -115,6 +115,7 @@ static void plan_report(struct hp_settings *s)
 
 	plan_check_settings(s, &T);
 	resolve_devices(s, &T);
+	settings_note_replaced(s, &T);
 	settings_digest(s, digest, sizeof(digest));
 	for (unsigned i = 0; i < s->nproblems; i++)
 		report_problem_line(sink, &s->problems[i]);

@@ -491,15 +491,37 @@ t_setters_files() {
 }
 
 # --- smaller: settings ----------------------------------------------------------------
-tcase pages-empty "'pages =' with nothing after it is a problem, as every other empty key"
+tcase many-replaced "100000 entries of one line, each replaced by the next, some with spaces: each named, no hang"
+t_many_replaced() {
+	fixture many-replaced
+	{
+		printf 'pages ='
+		for i in $(seq 1 25000); do printf ' 2M:%d@0 2M:%d @1 1G:1@0 1 2M:%d' "$i" "$i" "$i"; done
+		printf '\n'
+	} >"$M/many.conf"
+	# (the timeout stops a hang, which would read as a failure)
+	timeout 120 "$HP" plan --sysroot "$M" --config "$M/many.conf" --cmdline "" --json >"$M.json" 2>/dev/null
+	expect_eq "plan returns: exit 64 (25000 entries refused whole)" "$?" 64
+	expect_eq "entries, problems, notices" \
+		"$(jq -c '[(.settings.pages | length), (.settings.problems | length), ([.settings.notices[] | select(.message | startswith("not done"))] | length), ([.settings.notices[] | select(.message | startswith("taken as"))] | length)]' "$M.json")" \
+		"[75000,25000,74999,25000]"
+	expect_eq "the last one's pools" "$(jq -c '[.plan.nodes[].sizes[0].requested]' "$M.json")" "[25000,25000]"
+}
+tcase pages-empty "'pages =' with nothing after it drops the entries before it; only separators are a problem"
 t_pages_empty() {
 	fixture pages-empty
+	printf 'pages = 2M:8\npages =\n' >"$M/empty.conf"
+	"$HP" plan --sysroot "$M" --config "$M/empty.conf" --cmdline "rd.hugepar.pages=;" --json >"$M.json" 2>"$M.log"
+	expect_eq "plan: exit 1 (pages asked for, none usable)" "$?" 1
+	expect_eq "the separators named" "$(cat "$M.log")" \
+		"hugepar: kernel command line: rd.hugepar.pages=;: expected SIZE:AMOUNT[@NODES] entries (2M:1024, 1G:4@0)"
+	expect_eq "the empty value drops the entry before it, and says so" \
+		"$(jq -c '[.settings.pages, [.settings.notices[].message]]' "$M.json")" \
+		"[[],[\"empty: drops the 1 pages entry before it, 2M:8 ($M/empty.conf:1)\"]]"
 	printf 'pages =\n' >"$M/empty.conf"
-	"$HP" plan --sysroot "$M" --config "$M/empty.conf" --cmdline "rd.hugepar.pages=;" >/dev/null 2>"$M.log"
-	expect_eq "plan: exit 64 (a problem)" "$?" 64
-	expect_eq "both named" "$(cat "$M.log")" \
-		"hugepar: $M/empty.conf:1: pages=: expected SIZE:AMOUNT[@NODES] entries (2M:1024, 1G:4@0)
-hugepar: kernel command line: rd.hugepar.pages=;: expected SIZE:AMOUNT[@NODES] entries (2M:1024, 1G:4@0)"
+	"$HP" plan --sysroot "$M" --config "$M/empty.conf" --cmdline "" >"$M.out" 2>"$M.log"
+	expect_eq "alone: nothing to drop, nothing to say" "$? $(cat "$M.log")" "0 "
+	check "... and nothing is configured" grep -q "^Nothing is configured" "$M.out"
 }
 
 tcase config-proc "--config /proc/version (a file whose size says 0): read, its lines named"

@@ -16,6 +16,13 @@ tcase next-steps "status gives each shortfall's cause and one line on what to do
 tcase no-record "status without a record says where to look"
 tcase help "each command's --help: its usage, its options only, two examples or more"
 tcase usage-errors "a wrong command or option: one line, the command meant, where to look"
+tcase echo "a problem shows the line as written: no '=' it did not have, and the line to write"
+tcase what-to-write "a value refused says what to write: the size meant, the range, a whole number"
+tcase taken-with-a-word "threads above the CPUs online, and hugepar.pages= without rd., each get a notice"
+tcase stray-space "a space or tab inside an entry: one entry with a notice, or refused whole, never done on other nodes"
+tcase replaced "an entry that later ones replace is named, with the entry that replaces it and where"
+tcase cleared "an empty 'pages =' in a drop-in drops the entries before it, and says which"
+tcase abbreviations "an abbreviated option's value in the next word is its value; errors name the option as typed"
 tcase shipped-file "the shipped settings file has every key of hugepar.conf(5), each at its default"
 tcase rounding "shares of 0.5%, 3% and 10% of 64G and 96G nodes: cut by less than 1%, never to 0, said"
 tcase give-back "a later run of the boot asking for less gives back hugepar's own pages, no others"
@@ -86,7 +93,7 @@ t_old_key() {
 t_rejected() {
 	simfx rejected
 	plan --config /dev/null --cmdline "rd.hugepar.pages=2M:150%,3M:512,1G:1@5" >"$OUT/operator-rej.out" 2>&1
-	expect_eq "plan: exit 64" $? 64
+	expect_eq "plan: exit 1, as apply" $? 1
 	check "plan: says every entry was rejected" grep -qF "No pages entry can be used: all 3 given were rejected" "$OUT/operator-rej.out"
 	check "plan: never 'Nothing is configured'" sh -c "! grep -q 'Nothing is configured' '$OUT/operator-rej.out'"
 	check "plan: names each" sh -c 'grep -q "2M:150%: amount" "$1" && grep -q "3M:512: page size 3M is not offered" "$1" && grep -q "1G:1@5: node 5 does not exist" "$1"' _ "$OUT/operator-rej.out"
@@ -192,6 +199,128 @@ t_usage_errors() {
 	usage "a value missing" "hugepar apply: --config needs a value; try 'hugepar apply --help'" apply --config
 	usage "a bad value" "hugepar apply: --method fast: expected auto, parallel or serial; try 'hugepar apply --help'" apply --method=fast
 	usage "two commands" "hugepar plan: one command only, not 'apply' too; try 'hugepar plan --help'" plan apply
+}
+# a problem echoes its line as written, in plan's messages, its list and status's
+t_echo() {
+	local r=$OUT/operator-echo
+	printf '%s\n' "pages: 2M:50%" "pages 2M:8@1" "no equals sign" "threads = 2" >"$C"
+	plan --config "$C" --cmdline "rd.hugepar.pages" >"$OUT/operator-echo.out" 2>"$OUT/operator-echo.err"
+	expect_eq "plan's messages" "$(cat "$OUT/operator-echo.err")" \
+		"hugepar: $C:1: pages: 2M:50%: expected KEY = VALUE: write 'pages = 2M:50%'
+hugepar: $C:2: pages 2M:8@1: expected KEY = VALUE: write 'pages = 2M:8@1'
+hugepar: $C:3: no equals sign: expected KEY = VALUE
+hugepar: kernel command line: rd.hugepar.pages: expected rd.hugepar.pages=VALUE"
+	check "plan's list of problems, the same" grep -qxF "  $C:1: pages: 2M:50%: expected KEY = VALUE: write 'pages = 2M:50%'" \
+		"$OUT/operator-echo.out"
+	simfx echo
+	rm -rf "$r"
+	sim apply --config "$C" -d "$r" --cmdline "" >/dev/null 2>&1
+	check "status's list of problems, the same" grep -qxF "  $C:1: pages: 2M:50%: expected KEY = VALUE: write 'pages = 2M:50%'" \
+		<("$HP" status -d "$r" 2>/dev/null)
+}
+t_what_to_write() {
+	plan --config /dev/null --cmdline "rd.hugepar.pages=1gib:4,2M:150%,2M:1.5G rd.hugepar.keep_free=0.5G" \
+		>/dev/null 2>"$OUT/operator-write.err"
+	expect_eq "each says what to write" "$(cat "$OUT/operator-write.err")" \
+		"hugepar: kernel command line: rd.hugepar.pages=1gib:4: page size '1gib' is malformed: write 1G (sizes are written 2M, 1G, 2048K)
+hugepar: kernel command line: rd.hugepar.pages=2M:150%: amount '150%' is out of range: a share is from 0% to 100%
+hugepar: kernel command line: rd.hugepar.pages=2M:1.5G: amount '1.5G' is malformed: write 1536M
+hugepar: kernel command line: rd.hugepar.keep_free=0.5G: malformed: write 512M"
+}
+t_taken_with_a_word() {
+	printf 'pages = 2M:8\nthreads = 200\n' >"$C"
+	plan --config "$C" --cmdline "hugepar.pages=1G:1 hugepar=0" --json >"$OUT/operator-word.json" 2>/dev/null
+	expect_eq "a notice is not a problem: exit 0" $? 0
+	expect_eq "each said, and what to write" \
+		"$(jq -r '.settings.notices[] | .origin + ": " + .key + "=" + .value + ": " + .message' "$OUT/operator-word.json")" \
+		"kernel command line: hugepar.pages=1G:1: not read: write rd.hugepar.pages=1G:1 (hugepar's keys on the kernel command line start with rd.)
+kernel command line: hugepar=0: not read: write rd.hugepar=0 (hugepar's keys on the kernel command line start with rd.)
+$C:2: threads=200: more than the 144 CPUs online: the threads beyond one per CPU only wait for one (write 144 or fewer, or auto)"
+	expect_eq "the settings as set: 200 threads, on, no 1G entry" \
+		"$(jq -c '[.settings.threads, .settings.enabled, [.settings.pages[].entry]]' "$OUT/operator-word.json")" '[200,true,["2M:8"]]'
+	plan --config "$C" --cmdline "rd.hugepar.threads=144" --json >"$OUT/operator-word.json" 2>/dev/null
+	expect_eq "as many as the CPUs: nothing to say" "$(jq -c .settings.notices "$OUT/operator-word.json")" "[]"
+}
+# entries [problems] [notices] of a plan's JSON, one line each
+entries_said() {
+	jq -r '[.settings.pages[].entry] | join(" ")' "$1"
+	jq -r '.settings.problems[] | .origin + ": " + .value + ": " + .message' "$1"
+	jq -r '.settings.notices[] | .origin + ": " + .value + ": " + .message' "$1"
+}
+t_stray_space() {
+	local r=$OUT/operator-space
+	printf 'pages = 1G:4 @1\npages = 2M:8@ 0\npages = 2M :9@1\npages = 1G:2@0 1\n' >"$C"
+	plan --config "$C" --cmdline "" --json >"$r.json" 2>/dev/null
+	expect_eq "plan: a piece is never an entry" "$(entries_said "$r.json")" \
+		"1G:4@1 2M:8@0 2M:9@1
+$C:4: 1G:2@0 1: node list '0 1' is malformed: an entry has no spaces (write 0,1)
+$C:1: 1G:4 @1: taken as 1G:4@1: write an entry without spaces
+$C:2: 2M:8@ 0: taken as 2M:8@0: write an entry without spaces
+$C:3: 2M :9@1: taken as 2M:9@1: write an entry without spaces"
+	printf 'pages = 1G:4\t@1\n' >"$C"
+	plan --config "$C" --cmdline "" --json >"$r.json" 2>/dev/null
+	expect_eq "a tab too" "$(jq -c '[.settings.pages[].entry]' "$r.json")" '["1G:4@1"]'
+	plan --config /dev/null --cmdline "rd.hugepar.pages=1G:4 @1 quiet" --json >"$r.json" 2>/dev/null
+	expect_eq "on the kernel command line" "$(jq -c '[.settings.pages[].entry]' "$r.json")" '["1G:4@1"]'
+	simfx space
+	rm -rf "$r"
+	sim apply --config /dev/null -d "$r" --cmdline "rd.hugepar.pages=1G:4 @1" >/dev/null 2>&1
+	expect_eq "apply: node 1 alone has the pages" \
+		"$(cat "$SIM"/sys/devices/system/node/node[01]/hugepages/hugepages-1048576kB/nr_hugepages | paste -sd' ')" "0 4"
+}
+t_replaced() {
+	local r=$OUT/operator-replaced
+	rm -rf "$C.d"
+	printf 'pages = 2M:512@0 2M:50%%\npages = 1G:1 1G:2\npages = 2M:8@0,1 2M:9@1\n' >"$C"
+	plan --config "$C" --cmdline "" --json >"$r.json" 2>/dev/null
+	expect_eq "in one file" "$(entries_said "$r.json")" \
+		"2M:512@0 2M:50% 1G:1 1G:2 2M:8@0,1 2M:9@1
+$C:1: 2M:512@0: not done: replaced by 2M:50% ($C:1), written after it
+$C:1: 2M:50%: not done: replaced by 2M:8@0,1 ($C:3), written after it
+$C:2: 1G:1: not done: replaced by 1G:2 ($C:2), written after it
+$C:3: 2M:8@0,1: not done on node 1: replaced by 2M:9@1 ($C:3), written after it"
+	printf 'pages = 2M:512\npages = 2M:50%% 2M:10@1\n' >"$C"
+	mkdir -p "$C.d" && printf 'pages = 2M:1024\n' >"$C.d/50-more.conf"
+	plan --config "$C" --cmdline "rd.hugepar.pages=2M:7@0" --json >"$r.json" 2>/dev/null
+	expect_eq "across files and the command line; a default with an exception as meant" "$(entries_said "$r.json")" \
+		"2M:512 2M:50% 2M:10@1 2M:1024 2M:7@0
+$C:1: 2M:512: not done: replaced by 2M:50% ($C:2), written after it
+$C:2: 2M:50%: not done: replaced by 2M:10@1 ($C:2) and others, written after it
+$C:2: 2M:10@1: not done: replaced by 2M:1024 ($C.d/50-more.conf:1), written after it"
+	rm -rf "$C.d"
+}
+t_cleared() {
+	local r=$OUT/operator-cleared
+	rm -rf "$C.d"
+	printf 'pages = 2M:50%% 1G:4@1\n' >"$C"
+	mkdir -p "$C.d" && printf 'pages =\npages = 2M:8@0\n' >"$C.d/50-reset.conf"
+	plan --config "$C" --cmdline "" --json >"$r.json" 2>/dev/null
+	expect_eq "a notice, not a problem: exit 0" $? 0
+	expect_eq "the drop-in's entries alone, what was dropped said" "$(entries_said "$r.json")" \
+		"2M:8@0
+$C.d/50-reset.conf:1: : empty: drops the 2 pages entries before it, 2M:50% ($C:1), 1G:4@1 ($C:1)"
+	rm -rf "$C.d"
+}
+# getopt_long takes a unique abbreviation, its value in the next word too: that word
+# is no second command; an error names the option as it was typed
+t_abbreviations() {
+	fx
+	"$HP" plan --sys "$FX" --conf /dev/null --cmd "rd.hugepar.pages=2M:8" >"$OUT/operator-abbr.out" 2>&1
+	expect_eq "plan --sys DIR --conf FILE --cmd STRING: exit 0" $? 0
+	check "... the plan of DIR with STRING" grep -q "^1 *2M *0 *8 *8" "$OUT/operator-abbr.out"
+	"$HP" --sys "$FX" -Jc /dev/null plan -k "rd.hugepar.pages=2M:8" >/dev/null 2>&1
+	expect_eq "options before the command, letters together: exit 0" $? 0
+	usage "a second command after an abbreviation's value" \
+		"hugepar plan: one command only, not 'apply' too; try 'hugepar plan --help'" plan --sys "$FX" apply
+	usage "a value given to an option that takes none" \
+		"hugepar plan: --json=1: --json takes no value; try 'hugepar plan --help'" plan --json=1
+	usage "an abbreviation without its value" \
+		"hugepar plan: --sys needs a value (--sysroot DIR); try 'hugepar plan --help'" plan --sys
+	usage "an abbreviation of several" \
+		"hugepar plan: option '--c' is ambiguous (--config, --cmdline, --check); try 'hugepar plan --help'" plan --c x
+	usage "an unknown one with a value" \
+		"hugepar plan: unknown option '--jsn'; try 'hugepar plan --help'" plan --jsn=1
+	usage "a letter without its value" "hugepar plan: -r needs a value (--sysroot DIR); try 'hugepar plan --help'" plan -Jr
 }
 # the keys hugepar.conf(5) describes: its .BI lines under KEYS
 man_keys() { sed -n '/^\.SH KEYS/,/^\.SH /{s/^\.BI \([a-z_]*\) .*/\1/p}' "$TOP/doc/hugepar.conf.5" | sort; }

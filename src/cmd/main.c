@@ -144,13 +144,51 @@ static int unknown_command(const char *name)
 	return usage_error(NULL, what, name);
 }
 
+/* The option a long one as typed names ("--sys" for --sysroot, as getopt_long takes
+ * a unique abbreviation; the name ends at '=' or the word's end): its index in
+ * opts[], -1 for none, -2 for more than one. */
+static int long_named(const char *word)
+{
+	size_t n = strcspn(word + 2, "=");
+	int found = -1;
+
+	for (size_t k = 0; k < ARRAY_SIZE(opts); k++) {
+		if (strncmp(word + 2, opts[k].o.name, n))
+			continue;
+		if (!opts[k].o.name[n])
+			return (int)k; /* the whole name */
+		found = found == -1 ? (int)k : -2;
+	}
+	return found;
+}
+
+/* Whether the option word a takes the next word as its value: a long option (or
+ * its abbreviation) with a value and no '=', or a cluster of letters whose last
+ * takes one ("-r DIR", "-Jr DIR"). */
+static bool takes_next(const char *a)
+{
+	int k;
+
+	if (a[1] == '-') {
+		k = long_named(a);
+		return k >= 0 && opts[k].o.has_arg && !strchr(a, '=');
+	}
+	for (const char *l = a + 1; *l; l++)
+		for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+			if (opts[i].letter == *l && opts[i].o.has_arg)
+				return !l[1]; /* else the rest is its value */
+	return false;
+}
+
 /* The command of the line: its first word that is no option nor an option's value
- * (getopt moves the words, so that options may come before it or after). */
-static const char *command_word(int argc, char **argv, int *count)
+ * (getopt moves the words, so that options may come before it or after); the
+ * second such word, if any, in *other. */
+static const char *command_word(int argc, char **argv, int *count, const char **other)
 {
 	const char *word = NULL;
 
 	*count = 0;
+	*other = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -159,13 +197,12 @@ static const char *command_word(int argc, char **argv, int *count)
 		if (a[0] != '-' || !a[1]) {
 			if (!(*count)++)
 				word = a;
+			else if (!*other)
+				*other = a;
 			continue;
 		}
-		for (size_t k = 0; k < ARRAY_SIZE(opts); k++)
-			if (opts[k].o.has_arg && !strchr(a, '=') &&
-			    ((a[1] == '-' && strcmp(a + 2, opts[k].o.name) == 0) ||
-			     (a[1] == opts[k].letter && opts[k].letter && !a[2])))
-				i++; /* its value */
+		if (takes_next(a))
+			i++; /* its value */
 	}
 	return word;
 }
@@ -245,13 +282,53 @@ static int not_its_option(const struct command *cmd, const char *name, unsigned 
 	return usage_error(cmd->name, what, name);
 }
 
-/* The long name of an option, by its value. */
-static const char *option_name(int val)
+/* The options of opts[] whose names start as the word typed, for an ambiguous one. */
+static void names_like(const char *typed, char *buf, size_t len)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
-		if (opts[i].o.val == val)
-			return opts[i].o.name;
-	return "?";
+	size_t n = strcspn(typed + 2, "="), at = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < ARRAY_SIZE(opts) && at < len; k++)
+		if (opts[k].help && strncmp(typed + 2, opts[k].o.name, n) == 0)
+			at += (size_t)snprintf(buf + at, len - at, "%s--%s",
+					       at ? ", " : "", opts[k].o.name);
+}
+
+/* A wrong option, named as it was typed: unknown, ambiguous, a value given to one
+ * that takes none, or none to one that needs it. The exit code of a usage error. */
+static int option_error(const char *who, int opt, const char *typed)
+{
+	char what[320], names[160];
+	int n, k;
+
+	/* a letter: optopt names it (getopt may have moved past the word then) */
+	if (!typed || strncmp(typed, "--", 2)) {
+		snprintf(what, sizeof(what), "unknown option '-%c'", optopt);
+		for (k = 0; opt == ':' && k < (int)ARRAY_SIZE(opts); k++)
+			if (opts[k].letter == optopt)
+				snprintf(what, sizeof(what),
+					 "-%c needs a value (--%s %s)", optopt,
+					 opts[k].o.name, opts[k].arg);
+		return usage_error(who, "%s", what);
+	}
+	n = MIN((int)strcspn(typed, "="), 64);
+	k = long_named(typed);
+	if (k == -2) {
+		names_like(typed, names, sizeof(names));
+		snprintf(what, sizeof(what), "option '%.*s' is ambiguous (%s)", n, typed,
+			 names);
+	} else if (k < 0) {
+		snprintf(what, sizeof(what), "unknown option '%.*s'", n, typed);
+	} else if (opt == ':' && strcmp(typed + 2, opts[k].o.name)) {
+		snprintf(what, sizeof(what), "%.*s needs a value (--%s %s)", n, typed,
+			 opts[k].o.name, opts[k].arg);
+	} else if (opt == ':') {
+		snprintf(what, sizeof(what), "%.*s needs a value", n, typed);
+	} else {
+		snprintf(what, sizeof(what), "%.80s: --%s takes no value", typed,
+			 opts[k].o.name);
+	}
+	return usage_error(who, "%s", what);
 }
 
 /* The options into the context: -1 to go on, or the exit code that ends the run. */
@@ -268,13 +345,8 @@ static int take_options(struct ctx *c, const struct command *cmd, int argc, char
 		const char *bad = argv[optind - 1];
 		int rc;
 
-		if (opt == '?' && optopt)
-			return usage_error(who, "unknown option '%s'",
-					   (char[]){'-', (char)optopt, '\0'});
-		if (opt == '?')
-			return usage_error(who, "unknown option '%s'", bad);
-		if (opt == ':')
-			return usage_error(who, "--%s needs a value", option_name(optopt));
+		if (opt == '?' || opt == ':')
+			return option_error(who, opt, bad);
 		if (opt == 'h') {
 			help_print(stdout, cmd);
 			return EXIT_OK;
@@ -353,7 +425,7 @@ int main(int argc, char **argv)
 	static struct ctx c; /* large: keep it off the stack */
 	const struct command *cmd = NULL;
 	int words, rc;
-	const char *word = command_word(argc, argv, &words);
+	const char *other, *word = command_word(argc, argv, &words, &other);
 
 	if (word && strcmp(word, "help") == 0)
 		return help_command(argc, argv);
@@ -367,8 +439,7 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return usage_error(NULL, "%sa command is needed", "");
 	if (words > 1)
-		return usage_error(cmd->name, "one command only, not '%s' too",
-				   argv[optind + 1]);
+		return usage_error(cmd->name, "one command only, not '%s' too", other);
 	c.command = cmd->name;
 	if ((rc = choose_kernel(&c)) >= 0)
 		return rc;

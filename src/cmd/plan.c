@@ -22,6 +22,10 @@ int cmd_plan(struct ctx *c)
 	}
 	if (fflush(stdout))
 		return EXIT_FAIL;
+	/* as apply's run: pages asked for, and no entry usable, has failed */
+	if (c->settings.enabled && !c->settings.nentries &&
+	    settings_pages_rejected(&c->settings))
+		return EXIT_FAIL;
 	return c->settings.nproblems || c->settings.failed ? EXIT_PARTIAL : EXIT_OK;
 }
 
@@ -42,6 +46,7 @@ const struct command command_plan = {
 		"        the same with a kernel command line, before rebooting with it\n"
 		" hugepar plan --json | jq '.plan.nodes[] | {node, keep_free}'\n"
 		"        the plan as JSON\n",
-    .exits = "0 a plan, 64 a setting was bad and skipped, 1 the machine could not be read",
+    .exits = "0 a plan, 64 a setting was bad and skipped, 1 every pages entry was "
+	     "rejected or the machine could not be read",
     .run = cmd_plan,
 };

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* creds.c - a systemd credential of a name, where the platform gives it (creds.h). */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base64.h"
 #include "creds.h"
@@ -12,9 +15,9 @@
 #include "parse.h"
 #include "path.h"
 
-#define SMBIOS_PREFIX "io.systemd.credential:"
-#define SMBIOS_BINARY "io.systemd.credential.binary:"
-#define FW_CFG_DIR    "/sys/firmware/qemu_fw_cfg/by_name/opt/io.systemd.credentials"
+#define SMBIOS_PREFIX CRED_SMBIOS_PREFIX
+#define SMBIOS_BINARY CRED_SMBIOS_BINARY
+#define FW_CFG_DIR    CRED_FW_CFG_DIR
 
 const char *cred_source_name(enum cred_source s)
 {
@@ -55,6 +58,30 @@ static int bad(struct cred_list *l, enum cred_source src, const char *fmt, ...)
 	va_end(ap);
 	l->n++;
 	return 0;
+}
+
+/* A credential that may be this one mistyped, kept as written (n bytes), once. */
+static void missed(struct cred_list *l, enum cred_source src, const char *w, size_t n)
+{
+	struct cred_miss *m = &l->miss[l->nmiss];
+
+	if (l->nmiss == HP_CRED_MISSES)
+		return;
+	m->source = src;
+	snprintf(m->written, sizeof(m->written), "%.*s", (int)n, w);
+	for (unsigned i = 0; i < l->nmiss; i++)
+		if (!strcmp(l->miss[i].written, m->written))
+			return;
+	l->nmiss++;
+}
+
+/* Whether the n bytes at w hold "hugepar", in any case. */
+static bool names_us(const char *w, size_t n)
+{
+	for (size_t i = 0; i + 7 <= n; i++)
+		if (!strncasecmp(w + i, "hugepar", 7))
+			return true;
+	return false;
 }
 
 /* One more credential: its bytes (decoded from base64 when binary), or why not. */
@@ -112,7 +139,9 @@ int creds_smbios_entry(const char *raw, size_t len, const char *name,
 		return 0;
 	while (p < end) {
 		const char *nul = memchr(p, '\0', (size_t)(end - p));
-		size_t n = nul ? (size_t)(nul - p) : (size_t)(end - p);
+		size_t n = nul ? (size_t)(nul - p) : (size_t)(end - p), k;
+		unsigned before = out->n;
+		const char *eq;
 		int rc = 0;
 
 		if (n > strlen(SMBIOS_BINARY) && !memcmp(p, SMBIOS_BINARY, strlen(SMBIOS_BINARY)))
@@ -124,6 +153,13 @@ int creds_smbios_entry(const char *raw, size_t len, const char *name,
 				 n - strlen(SMBIOS_PREFIX), name, '=', false);
 		if (rc)
 			return rc;
+		/* not this credential, but perhaps meant to be: systemd's prefix or
+		 * this name, for the settings to judge */
+		eq = memchr(p, '=', n);
+		k = eq ? (size_t)(eq - p) : n;
+		if (out->n == before &&
+		    ((n >= 10 && !strncasecmp(p, "io.systemd", 10)) || names_us(p, k)))
+			missed(out, CRED_SMBIOS, p, k);
 		p += n + 1;
 	}
 	return 0;
@@ -140,6 +176,67 @@ static const char *key_is(const char *word, const char *key)
 	return *word == '=' ? word + 1 : NULL;
 }
 
+/* Whether the word next goes on with a credential's text that the kernel ended at
+ * a space: "pages" "=" "2M:50%", "pages=" "2M:50%", "pages=2M:50%" "1G:4@1". */
+static bool goes_on(const char *text, const char *next)
+{
+	size_t n = strlen(text);
+
+	if (*next == '=' || *next == '@' || *next == ':')
+		return true;
+	if (n && strchr("=,@:", text[n - 1]))
+		return !strchr(next, '=');
+	/* an entry: a digit, a ':', no '=' */
+	return isdigit((unsigned char)*next) && strchr(next, ':') && !strchr(next, '=');
+}
+
+/* An unquoted systemd.set_credential= that the kernel split at a space (the words
+ * after word that go on with c's text, at rest): not taken, as systemd would take the
+ * first word alone, and the whole word said with how to write it. */
+static int split_check(struct cred *c, const char *word, const char *rest)
+{
+	size_t cap = strlen(word) + strlen(rest) + 2;
+	char *all = malloc(cap), *next = malloc(cap);
+	const char *q = rest;
+	bool split = false;
+
+	if (!all || !next) {
+		free(all);
+		free(next);
+		return -ENOMEM;
+	}
+	strcpy(all, word);
+	while (cmdline_word(&q, next) && strcmp(next, "--") &&
+	       goes_on(strchr(all, ':') + 1, next)) {
+		strcat(strcat(all, " "), next);
+		split = true;
+	}
+	if (split) {
+		free(c->data);
+		c->data = NULL;
+		c->len = 0;
+		snprintf(c->why, sizeof(c->why),
+			 "the kernel ended it at a space: put the whole word in double "
+			 "quotes, \"%.200s\", or write it without spaces",
+			 all);
+	}
+	free(all);
+	free(next);
+	return 0;
+}
+
+/* A command line word that may be the credential mistyped: systemd's key with
+ * another name, or a key like it ("systemd.set_credentials="). */
+static void cmdline_miss(struct cred_list *out, const char *word, bool ours)
+{
+	const char *eq = strchr(word, '='), *colon = eq ? strchr(eq, ':') : NULL;
+
+	if (!eq || (!ours && (strncasecmp(word, "systemd.", 8) || !strstr(word, "cred") ||
+			      eq < word + 8)))
+		return;
+	missed(out, CRED_CMDLINE, word, colon ? (size_t)(colon - word) : strlen(word));
+}
+
 int creds_cmdline(const char *cmdline, const char *name, struct cred_list *out)
 {
 	const char *p = cmdline;
@@ -149,11 +246,16 @@ int creds_cmdline(const char *cmdline, const char *name, struct cred_list *out)
 	if (!word)
 		return -ENOMEM;
 	while (!rc && cmdline_word(&p, word) && strcmp(word, "--")) {
-		const char *v = key_is(word, "systemd.set_credential");
-		bool binary = !v && (v = key_is(word, "systemd.set_credential_binary"));
+		const char *v = key_is(word, CRED_CMDLINE_KEY);
+		bool binary = !v && (v = key_is(word, CRED_CMDLINE_BINARY));
+		unsigned before = out->n;
 
 		if (v)
 			rc = one(out, CRED_CMDLINE, v, strlen(v), name, ':', binary);
+		if (!rc && out->n > before && !binary && out->v[before].data)
+			rc = split_check(&out->v[before], word, p);
+		else if (!rc && out->n == before)
+			cmdline_miss(out, word, v != NULL);
 	}
 	free(word);
 	return rc;
@@ -234,6 +336,36 @@ static int from_systemd(const char *name, struct cred_list *out)
 	return rc;
 }
 
+/* A firmware file that this user may not read (they are root's): said, for a plan
+ * without it may lack the machine's intent. */
+static int denied(struct cred_list *out, enum cred_source src, const char *fmt,
+		  const char *arg, int rc)
+{
+	char file[160];
+
+	snprintf(file, sizeof(file), fmt, arg);
+	rc = bad(out, src, "%s: %s (root's only: run hugepar as root to read it)", file,
+		 strerror(-rc));
+	if (!rc)
+		out->v[out->n - 1].denied = true;
+	return rc;
+}
+
+/* fw_cfg's credentials of other names, which may be this one's mistyped. */
+static void fw_cfg_misses(const char *name, struct cred_list *out)
+{
+	char dir[4096];
+	struct dirent *de;
+	DIR *d;
+
+	if (path_build(dir, sizeof(dir), "%s", FW_CFG_DIR) || !(d = opendir(dir)))
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && strcmp(de->d_name, name))
+			missed(out, CRED_FW_CFG, de->d_name, strlen(de->d_name));
+	closedir(d);
+}
+
 /* The firmware's: fw_cfg's file of the name, then each SMBIOS type 11 entry. */
 static int from_firmware(const char *name, struct cred_list *out)
 {
@@ -245,13 +377,22 @@ static int from_firmware(const char *name, struct cred_list *out)
 	if (rc == 0) {
 		rc = add(out, CRED_FW_CFG, text, len, false);
 		free(text);
+	} else if (rc == -EACCES || rc == -EPERM) {
+		rc = denied(out, CRED_FW_CFG, FW_CFG_DIR "/%s/raw", name, rc);
 	} else {
 		rc = rc == -EFBIG ? bad(out, CRED_FW_CFG, "larger than %u bytes", HP_CRED_MAX)
 				  : 0;
 	}
+	fw_cfg_misses(name, out);
 	for (unsigned i = 0; !rc && i < HP_SMBIOS11_MAX; i++) {
+		int r;
+
 		snprintf(entry, sizeof(entry), "%u", i);
-		if (slurp("/sys/firmware/dmi/entries/11-%s/raw", entry, &text, &len))
+		r = slurp("/sys/firmware/dmi/entries/11-%s/raw", entry, &text, &len);
+		if (r == -EACCES || r == -EPERM)
+			rc = denied(out, CRED_SMBIOS,
+				    "/sys/firmware/dmi/entries/11-%s/raw", entry, r);
+		if (r)
 			break;
 		rc = creds_smbios_entry(text, len, name, out);
 		free(text);

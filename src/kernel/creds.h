@@ -29,14 +29,34 @@ struct cred {
 	char *data;	/* its bytes and a NUL (malloc'd); NULL: not read, why says */
 	size_t len;
 	bool untrusted; /* from firmware in a confidential VM: read, not to be taken */
-	char why[160];
+	bool denied;	/* the firmware's files are root's: not readable by this user */
+	char why[320];
 };
+
+/* A credential that may be this one mistyped: another name, or a prefix or key that
+ * is not systemd's (which to judge is the settings' business). */
+struct cred_miss {
+	enum cred_source source;
+	char written[64]; /* "PREFIX:NAME" (SMBIOS), "KEY=NAME" (command line), NAME */
+};
+
+/* Misses kept, at most. */
+#define HP_CRED_MISSES 16
 
 struct cred_list {
 	struct cred *v;
 	unsigned n;
+	struct cred_miss miss[HP_CRED_MISSES];
+	unsigned nmiss;
 	char confidential[96]; /* why this is a confidential VM, or "" */
 };
+
+/* systemd's forms of a credential where the platform gives it. */
+#define CRED_SMBIOS_PREFIX  "io.systemd.credential:"
+#define CRED_SMBIOS_BINARY  "io.systemd.credential.binary:"
+#define CRED_CMDLINE_KEY    "systemd.set_credential"
+#define CRED_CMDLINE_BINARY "systemd.set_credential_binary"
+#define CRED_FW_CFG_DIR	    "/sys/firmware/qemu_fw_cfg/by_name/opt/io.systemd.credentials"
 
 /* "systemd", "fw_cfg", "smbios", "kernel command line". */
 const char *cred_source_name(enum cred_source s);

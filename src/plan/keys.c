@@ -14,8 +14,9 @@
 #include "settings.h"
 #include "values.h"
 
+/* An entry, or its problem; written: as it was written, with spaces (a notice). */
 static void add_entry(struct hp_settings *s, const char *key, const char *text,
-		      const char *origin)
+		      const char *written, const char *origin)
 {
 	struct hp_entry e = {0};
 	char why[160], *buf = strdup(text);
@@ -25,8 +26,12 @@ static void add_entry(struct hp_settings *s, const char *key, const char *text,
 		return;
 	}
 	if (value_entry(buf, &e, why, sizeof(why))) {
-		settings_problem(s, origin, key, text, "%s", why);
+		settings_problem(s, origin, key, written ? written : text, "%s", why);
 	} else if (settings_grow(s, (void **)&s->entries, s->nentries, sizeof(e))) {
+		if (written)
+			settings_notice(s, origin, key, written,
+					"taken as %s: write an entry without spaces",
+					text);
 		e.text = strdup(text);
 		e.origin = strdup(origin);
 		e.key = strdup(key);
@@ -46,18 +51,46 @@ struct pages_arg {
 };
 
 /* An entry of a pages value, to the settings. */
-static void take_entry(const char *text, void *arg)
+static void take_entry(const char *text, const char *written, void *arg)
 {
 	const struct pages_arg *pa = arg;
 
-	add_entry(pa->s, pa->key, text, pa->origin);
+	add_entry(pa->s, pa->key, text, written, pa->origin);
+}
+
+/* "pages =" with nothing after it: the entries before it are dropped, as a
+ * systemd drop-in resets a setting with an empty value; what it drops is said. */
+static void clear_pages(struct hp_settings *s, const char *key, const char *origin)
+{
+	char what[200] = "";
+	size_t at = 0;
+
+	for (unsigned i = 0; i < s->nentries; i++) {
+		if (at < sizeof(what) && i < 3)
+			at += (size_t)snprintf(what + at, sizeof(what) - at,
+					       "%s%.40s (%.60s)", i ? ", " : "",
+					       s->entries[i].text, s->entries[i].origin);
+		settings_drop_entry(&s->entries[i]);
+	}
+	if (s->nentries)
+		settings_notice(s, origin, key, "",
+				"empty: drops the %u pages entr%s before it, %s%s",
+				s->nentries, s->nentries > 1 ? "ies" : "y", what,
+				s->nentries > 3 ? ", ..." : "");
+	s->nentries = 0;
 }
 
 static void set_pages(struct hp_settings *s, const char *key, const char *value,
 		      const char *origin)
 {
 	struct pages_arg pa = {s, key, origin};
-	int n = value_entries(value, take_entry, &pa);
+	int n;
+
+	if (!*value) {
+		clear_pages(s, key, origin);
+		return;
+	}
+	n = value_entries(value, take_entry, &pa);
 
 	if (n < 0)
 		s->failed = true;
@@ -73,15 +106,17 @@ static void set_keep_free(struct hp_settings *s, const char *key, const char *va
 {
 	struct hp_amount a;
 	int rc = value_amount(value, &a);
-	char *o, *k;
+	char *o, *k, hint[96];
 
 	if (!rc && a.kind == HP_AMOUNT_COUNT)
 		rc = parse_bytes(value, &a.value); /* a plain number is bytes here */
 	a.kind = a.kind == HP_AMOUNT_PERCENT ? HP_AMOUNT_PERCENT : HP_AMOUNT_BYTES;
 	if (rc) {
-		settings_problem(s, origin, key, value,
-				 "%s: expected a size like 512M or a share like 2%%",
-				 value_error(rc));
+		value_hint(value, rc, hint, sizeof(hint));
+		settings_problem(s, origin, key, value, "%s: %s", value_error(rc),
+				 hint[0] && !strstr(hint, "count")
+				     ? hint
+				     : "expected a size like 512M or a share like 2%");
 		return;
 	}
 	o = strdup(origin);
@@ -151,6 +186,7 @@ static void set_granularity(struct hp_settings *s, const char *key, const char *
 			    const char *origin)
 {
 	struct hp_amount a;
+	char hint[96];
 	int rc;
 
 	if (strcmp(value, "auto") == 0) {
@@ -160,9 +196,15 @@ static void set_granularity(struct hp_settings *s, const char *key, const char *
 	rc = value_amount(value, &a);
 	if (!rc && a.kind == HP_AMOUNT_COUNT)
 		rc = -EINVAL; /* pages differ by size: a size or a share */
+	hint[0] = '\0';
+	if (rc)
+		value_hint(value, rc, hint, sizeof(hint));
 	if (rc || (a.kind == HP_AMOUNT_BYTES && a.value == 0))
-		settings_problem(s, origin, key, value,
-				 "expected 'auto', a size like 1G or a share like 2%%");
+		settings_problem(
+		    s, origin, key, value,
+		    "expected 'auto', a size like 1G or a share like 2%%%s%s",
+		    hint[0] && !strstr(hint, "count") ? ": " : "",
+		    hint[0] && !strstr(hint, "count") ? hint : "");
 	else {
 		s->granularity = a;
 		s->granularity_auto = false;
@@ -194,14 +236,28 @@ static void set_worker_count(struct hp_settings *s, const char *key, const char 
 {
 	uint64_t v;
 
-	if (strcmp(value, "auto") == 0)
-		s->workers = 0;
-	else if (parse_u64(value, &v) || v == 0 || v > HP_MAX_THREADS)
+	char *o, *k;
+
+	if (strcmp(value, "auto") &&
+	    (parse_u64(value, &v) || v == 0 || v > HP_MAX_THREADS)) {
 		settings_problem(s, origin, key, value,
 				 "expected 'auto' or a count from 1 to %d",
 				 HP_MAX_THREADS);
-	else
-		s->workers = v;
+		return;
+	}
+	o = strdup(origin);
+	k = strdup(key);
+	if (!o || !k) {
+		free(o);
+		free(k);
+		s->failed = true;
+		return;
+	}
+	s->workers = strcmp(value, "auto") ? (unsigned)v : 0;
+	free(s->workers_origin);
+	free(s->workers_key);
+	s->workers_origin = o;
+	s->workers_key = k;
 }
 
 static void set_timeout(struct hp_settings *s, const char *key, const char *value,
@@ -211,7 +267,8 @@ static void set_timeout(struct hp_settings *s, const char *key, const char *valu
 
 	if (parse_seconds(value, &v) || v == 0 || v > HP_MAX_TIMEOUT_MS)
 		settings_problem(s, origin, key, value,
-				 "expected seconds, more than 0 and at most 3600");
+				 "expected seconds (90, 90s) or a time with units (2min, "
+				 "1m30s, 500ms), more than 0 and at most 3600s (1h)");
 	else
 		s->timeout_ms = v;
 }
@@ -275,6 +332,14 @@ static const struct {
     {"reserve", NULL, set_reserve},
 };
 
+bool settings_key_known(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (keys[i].what && strcmp(name, keys[i].key) == 0)
+			return true;
+	return false;
+}
+
 /* The index in keys[] of the key a name that is not one stands for, or -1 (an old
  * name's, its new key). */
 static int key_index(const char *name)
@@ -308,8 +373,58 @@ static void unknown_key(struct hp_settings *s, const char *key, const char *valu
 				 cmdline ? "rd.hugepar." : "", keys[k].key, keys[k].what);
 }
 
+/* A value's quotes: none (0), in pairs (1: *bare is the value without them), or one
+ * without its pair (-1). No value of hugepar's is quoted (a path with a quote in it
+ * must do without). */
+static int unquote(struct hp_settings *s, const char *value, char **bare)
+{
+	size_t dq = 0, sq = 0, o = 0;
+
+	for (const char *c = value; *c; c++) {
+		dq += *c == '"';
+		sq += *c == '\'';
+	}
+	if (!dq && !sq)
+		return 0;
+	if (dq % 2 || sq % 2)
+		return -1;
+	if (!(*bare = malloc(strlen(value) + 1))) {
+		s->failed = true;
+		return -1;
+	}
+	for (const char *c = value; *c; c++)
+		if (*c != '"' && *c != '\'')
+			(*bare)[o++] = *c;
+	(*bare)[o] = '\0';
+	return 1;
+}
+
+static void set_key(struct hp_settings *s, const char *key, const char *value,
+		    const char *origin, bool cmdline);
+
 void settings_set(struct hp_settings *s, const char *key, const char *value,
 		  const char *origin, bool cmdline)
+{
+	char *bare = NULL;
+	int q = unquote(s, value, &bare);
+
+	if (q < 0 && !s->failed)
+		settings_problem(s, origin, key, value,
+				 "a quote without its pair: remove the quote");
+	if (q <= 0) {
+		if (!q)
+			set_key(s, key, value, origin, cmdline);
+		return;
+	}
+	settings_notice(s, origin, key, value,
+			"taken as '%.*s': write values without quotes", HP_SHOW_VALUE,
+			bare);
+	set_key(s, key, bare, origin, cmdline);
+	free(bare);
+}
+
+static void set_key(struct hp_settings *s, const char *key, const char *value,
+		    const char *origin, bool cmdline)
 {
 	const char *k = key;
 

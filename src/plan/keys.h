@@ -13,4 +13,7 @@
 void settings_set(struct hp_settings *s, const char *key, const char *value,
 		  const char *origin, bool cmdline);
 
+/* Whether name is a key of a settings file (not an old name). */
+bool settings_key_known(const char *name);
+
 #endif

@@ -95,6 +95,21 @@ static void check_keep_free(struct hp_settings *s, const struct hp_topology *t)
 			 idset_count(&over) > 1 ? "the smallest has " : "", mem);
 }
 
+/* A count of threads above the CPUs: taken, and said, for a thread runs only on a
+ * CPU of its own (threads = auto sizes them to the CPUs). */
+static void check_threads(struct hp_settings *s, const struct hp_topology *t)
+{
+	char v[16];
+
+	if (!s->workers_origin || !t->ncpus_online || s->workers <= t->ncpus_online)
+		return;
+	snprintf(v, sizeof(v), "%u", s->workers);
+	settings_notice(s, s->workers_origin, s->workers_key, v,
+			"more than the %u CPUs online: the threads beyond one per CPU "
+			"only wait for one (write %u or fewer, or auto)",
+			t->ncpus_online, t->ncpus_online);
+}
+
 void plan_check_settings(struct hp_settings *s, const struct hp_topology *t)
 {
 	unsigned out = 0;
@@ -141,6 +156,7 @@ void plan_check_settings(struct hp_settings *s, const struct hp_topology *t)
 	s->nentries = out;
 	check_mounts(s, t);
 	check_keep_free(s, t);
+	check_threads(s, t);
 }
 
 const char *cut_name(enum hp_cut c)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* settings.c - config files and the kernel command line, merged into one struct. */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "macros.h"
 #include "parse.h"
 #include "settings.h"
+#include "topology.h"
 
 void settings_init(struct hp_settings *s)
 {
@@ -90,6 +92,8 @@ void settings_free(struct hp_settings *s)
 	free(s->enabled_by);
 	free(s->keep_free_origin);
 	free(s->keep_free_key);
+	free(s->workers_origin);
+	free(s->workers_key);
 	free(s->config);
 	free(s->entries);
 	free(s->sources);
@@ -188,6 +192,25 @@ unsigned settings_pages_rejected(const struct hp_settings *s)
 	return n;
 }
 
+enum hp_place settings_place(const char *origin)
+{
+	if (!strncmp(origin, "credential ", 11))
+		return HP_PLACE_CREDENTIAL;
+	return strncmp(origin, "kernel command line", 19) ? HP_PLACE_FILE
+							  : HP_PLACE_CMDLINE;
+}
+
+unsigned settings_problem_places(const struct hp_settings *s, bool pages_only)
+{
+	unsigned places = 0;
+
+	for (unsigned i = 0; i < s->nproblems; i++)
+		if (!pages_only || !strcmp(s->problems[i].key, "pages") ||
+		    !strcmp(s->problems[i].key, "rd.hugepar.pages"))
+			places |= settings_place(s->problems[i].origin);
+	return places;
+}
+
 void settings_add_source(struct hp_settings *s, const char *src)
 {
 	char *c;
@@ -205,3 +228,95 @@ void settings_add_source(struct hp_settings *s, const char *src)
 	s->sources[s->nsources++] = c;
 }
 
+/* Where each node of the machine was last named by an entry of each size, as the
+ * entries are walked from the last: the nearest later entry there, or NONE. */
+#define NONE UINT_MAX
+struct later {
+	const struct hp_topology *t;
+	uint64_t sizes[HP_MAX_SIZES];
+	unsigned nsizes;
+	unsigned *at; /* [size * t->nnodes + node index] */
+};
+
+/* Entry i against the later ones of its size: the nodes they left it (left) and
+ * took (gone), the nearest that took one (the return), whether others took some
+ * (more); then entry i is the nearest later one of its nodes. NONE when no later
+ * entry took any, or the size is past the table. */
+static unsigned later_take(struct later *l, const struct hp_entry *e, unsigned i,
+			   struct hp_idset *left, struct hp_idset *gone, bool *more)
+{
+	unsigned z = 0, first = NONE, *at;
+
+	while (z < l->nsizes && l->sizes[z] != e->size_kb)
+		z++;
+	if (z == HP_MAX_SIZES)
+		return NONE;
+	if (z == l->nsizes)
+		l->sizes[l->nsizes++] = e->size_kb;
+	at = l->at + (size_t)z * l->t->nnodes;
+	memset(left, 0, sizeof(*left));
+	memset(gone, 0, sizeof(*gone));
+	*more = false;
+	for (unsigned n = 0; n < l->t->nnodes; n++) {
+		unsigned id = l->t->nodes[n].id;
+
+		if (!e->all_nodes && !idset_has(&e->nodes, id))
+			continue;
+		idset_add(at[n] == NONE ? left : gone, id);
+		if (at[n] != NONE && first != NONE && at[n] != first)
+			*more = true;
+		if (at[n] != NONE && (first == NONE || at[n] < first))
+			first = at[n];
+		at[n] = i;
+	}
+	return first;
+}
+
+/* The notice of entry e, replaced on gone (all of it, when left is empty). */
+static void note_one(struct hp_settings *s, const struct hp_entry *e,
+		     const struct hp_entry *by, const struct hp_idset *left,
+		     const struct hp_idset *gone, bool more)
+{
+	char nodes[96], where[112] = "";
+
+	if (idset_count(left)) {
+		if (idset_format(gone, nodes, sizeof(nodes)))
+			strcpy(nodes, "...");
+		snprintf(where, sizeof(where), " on node%s %s",
+			 idset_count(gone) > 1 ? "s" : "", nodes);
+	}
+	settings_notice(s, e->origin, e->key, e->text,
+			"not done%s: replaced by %s (%s)%s, written after it", where,
+			by->text, by->origin, more ? " and others" : "");
+}
+
+void settings_note_replaced(struct hp_settings *s, const struct hp_topology *t)
+{
+	static struct hp_idset left, gone; /* large: off the stack */
+	struct later l = {.t = t};
+	unsigned from = s->nnotices;
+
+	l.at = malloc((size_t)HP_MAX_SIZES * (t->nnodes ? t->nnodes : 1) * sizeof(*l.at));
+	if (!l.at) {
+		s->failed = true;
+		return;
+	}
+	memset(l.at, 0xff, (size_t)HP_MAX_SIZES * t->nnodes * sizeof(*l.at)); /* NONE */
+	for (unsigned i = s->nentries; i-- > 0;) {
+		const struct hp_entry *e = &s->entries[i];
+		bool more;
+		unsigned by = later_take(&l, e, i, &left, &gone, &more);
+
+		/* a default with later exceptions is as meant */
+		if (by != NONE && !(idset_count(&left) && e->all_nodes))
+			note_one(s, e, &s->entries[by], &left, &gone, more);
+	}
+	free(l.at);
+	/* (made from the last entry back: in the entries' order again) */
+	for (unsigned a = from, b = s->nnotices; b > a + 1; a++, b--) {
+		struct hp_problem tmp = s->notices[a];
+
+		s->notices[a] = s->notices[b - 1];
+		s->notices[b - 1] = tmp;
+	}
+}

@@ -41,6 +41,8 @@ struct hp_settings {
 	char *keep_free_origin;	    /* where keep_free was set, NULL: the default */
 	char *keep_free_key;	    /* the key as written there */
 	unsigned workers;	    /* 0: auto (the key "threads") */
+	char *workers_origin;	    /* where threads was set, NULL: the default */
+	char *workers_key;	    /* the key as written there */
 	uint64_t timeout_ms;
 	enum hp_mode mode;
 	/* Shares and caps are rounded down to this, per node and size (stable counts
@@ -66,6 +68,7 @@ struct hp_settings {
 	struct hp_device_use *devices;
 	unsigned nsources;
 	char **sources;
+	unsigned creds_denied; /* the firmware's credentials this user could not read */
 	uint64_t digest; /* of the settings files read, names and contents */
 	char *config;	 /* the settings file asked for (its .d follows it) */
 	bool failed;	 /* out of memory while reading: the settings are not whole */
@@ -137,6 +140,19 @@ void settings_notice(struct hp_settings *s, const char *origin, const char *key,
     __attribute__((format(printf, 5, 6)));
 /* The problems of 'pages' entries: each an entry that was given and not taken. */
 unsigned settings_pages_rejected(const struct hp_settings *s);
+/* A notice for each entry that later ones of its size replace on every node it
+ * names (not done), or on some of the nodes a list names, on the machine t (an entry
+ * for every node that later ones replace on some is as meant). Devices' entries once
+ * resolved (resolve.h). */
+struct hp_topology;
+void settings_note_replaced(struct hp_settings *s, const struct hp_topology *t);
+/* Where a setting of this origin ("FILE:LINE", "credential hugepar.conf (smbios):2",
+ * "kernel command line") is corrected: a file of the initramfs, the credential where
+ * the platform gives it, or the kernel command line. */
+enum hp_place { HP_PLACE_FILE = 1, HP_PLACE_CREDENTIAL = 2, HP_PLACE_CMDLINE = 4 };
+enum hp_place settings_place(const char *origin);
+/* The places (a mask of them) of the problems, or of the pages entries' only. */
+unsigned settings_problem_places(const struct hp_settings *s, bool pages_only);
 /* Note a source read (sources.c), once. */
 void settings_add_source(struct hp_settings *s, const char *src);
 

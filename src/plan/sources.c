@@ -7,14 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "creds.h"
 #include "file.h"
+#include "keyname.h"
 #include "keys.h"
 #include "parse.h"
 #include "path.h"
 #include "settings.h"
 #include "values.h"
+
+#define BOM "\xef\xbb\xbf" /* U+FEFF in UTF-8 */
 
 /* Read a whole settings file: regular files only, opened without blocking (a FIFO
  * would hang the boot), at most HP_MAX_FILE bytes. */
@@ -38,6 +42,23 @@ static int read_settings_file(struct hp_settings *s, const char *file,
 	return rc;
 }
 
+/* A line without '=': "pages: 2M:50%" and "pages 2M:50%" are answered with the
+ * line to write. */
+static void no_equals(struct hp_settings *s, const char *l, const char *origin)
+{
+	size_t n = strcspn(l, ": \t");
+	const char *v = l + n + strspn(l + n, ": \t");
+	char key[32];
+
+	if (n < sizeof(key) && *v && snprintf(key, sizeof(key), "%.*s", (int)n, l) &&
+	    settings_key_known(key))
+		settings_problem(s, origin, l, "",
+				 "expected KEY = VALUE: write '%s = %.*s'", key,
+				 HP_SHOW_VALUE, v);
+	else
+		settings_problem(s, origin, l, "", "expected KEY = VALUE");
+}
+
 static void config_line(struct hp_settings *s, char *l, const char *origin)
 {
 	char *eq, *hash = strchr(l, '#');
@@ -49,7 +70,7 @@ static void config_line(struct hp_settings *s, char *l, const char *origin)
 		return;
 	eq = strchr(l, '=');
 	if (!eq) {
-		settings_problem(s, origin, l, "", "expected KEY = VALUE");
+		no_equals(s, l, origin);
 		return;
 	}
 	*eq = '\0';
@@ -68,6 +89,8 @@ static void load_lines(struct hp_settings *s, const char *name, char *text, size
 		     *end = nl ? nl : text + len;
 
 		*end = '\0';
+		if (!strncmp(line, BOM, 3))
+			line += 3; /* an editor's byte-order mark, which says nothing */
 		lineno++;
 		snprintf(origin, sizeof(origin), "%s:%u", name, lineno);
 		if (strlen(line) != (size_t)(end - line))
@@ -88,6 +111,83 @@ void settings_load_text(struct hp_settings *s, const char *name, char *text,
 	load_lines(s, name, text, len);
 }
 
+/* Whether a credential's name is this one's mistyped: another case or a slip
+ * ("hugepar.config", "Hugepar.conf"), or this one's start ("hugepar", "hugepar.cfg"). */
+static bool name_near(const char *name)
+{
+	static const char *const ours[] = {HP_CRED_NAME};
+	const char *meant = keyname_meant(name, ours, 1);
+
+	/* (keyname_meant() may answer with another key of its own for a word) */
+	return strcmp(name, HP_CRED_NAME) && ((meant && !strcmp(meant, HP_CRED_NAME)) ||
+					      !strncasecmp(name, "hugepar", 7));
+}
+
+/* What a credential that may be this one mistyped (creds.h) was meant to be, or NULL:
+ * systemd's form of it ("io.systemd.credential:hugepar.conf="), in want. */
+static const char *miss_meant(const struct cred_miss *m, char *want, size_t len)
+{
+	static const char *const prefixes[] = {CRED_SMBIOS_PREFIX, CRED_SMBIOS_BINARY};
+	static const char *const keys[] = {CRED_CMDLINE_KEY, CRED_CMDLINE_BINARY};
+	char head[64];
+	const char *name, *meant;
+	size_t n;
+
+	if (m->source == CRED_FW_CFG) {
+		snprintf(want, len, "it as opt/io.systemd.credentials/%s", HP_CRED_NAME);
+		return name_near(m->written) ? want : NULL;
+	}
+	n = strcspn(m->written, m->source == CRED_SMBIOS ? ":" : "=");
+	name = m->written[n] ? m->written + n + 1 : "";
+	snprintf(head, sizeof(head), "%.*s", (int)n + (m->source == CRED_SMBIOS),
+		 m->written);
+	meant = keyname_meant(head, m->source == CRED_SMBIOS ? prefixes : keys, 2);
+	if (meant && strncmp(meant, m->source == CRED_SMBIOS ? "io." : "systemd.", 3))
+		meant = NULL;
+	if (!meant || (strcmp(name, HP_CRED_NAME) && !name_near(name)))
+		return NULL; /* another's credential, or not systemd's at all */
+	if (!strcmp(meant, head) && !name_near(name))
+		return NULL;
+	snprintf(want, len, m->source == CRED_SMBIOS ? "%s%s=..." : "%s=%s:...", meant,
+		 HP_CRED_NAME);
+	return want;
+}
+
+/* A credential that names this one mistyped: not read, and what to write said. */
+static void near_miss(struct hp_settings *s, const struct cred_miss *m)
+{
+	char origin[96], want[96];
+
+	if (!miss_meant(m, want, sizeof(want)))
+		return;
+	snprintf(origin, sizeof(origin), "credential %s (%s)", HP_CRED_NAME,
+		 cred_source_name(m->source));
+	settings_problem(s, origin, m->written, "", "not read: write %s", want);
+}
+
+/* A credential of one line with "\n" in it, where a line break was meant: how to
+ * give it lines. */
+static bool one_line(struct hp_settings *s, const struct cred *c, const char *origin)
+{
+	static const char *const binary[] = {
+	    [CRED_SYSTEMD] = "write the lines on lines of their own",
+	    [CRED_FW_CFG] = "give a file of the lines (-fw_cfg name=...,file=FILE)",
+	    [CRED_SMBIOS] =
+		"give the lines in the binary form, " CRED_SMBIOS_BINARY HP_CRED_NAME
+		"=BASE64 (base64 -w0 of the file)",
+	    [CRED_CMDLINE] = "give the lines in the binary form, " CRED_CMDLINE_BINARY
+			     "=" HP_CRED_NAME ":BASE64 (base64 -w0 of the file)",
+	};
+
+	if (memchr(c->data, '\n', c->len) || !strstr(c->data, "\\n"))
+		return false;
+	settings_problem(
+	    s, origin, "", "",
+	    "one line with '\\n' in it, which is no line break: %s: not read",
+	    binary[c->source]);
+	return true;
+}
+
 /* One credential of the list: its text read as a settings file's (not in the files'
  * digest: it is no file the initramfs copies), or why not, or why not this one. */
 static void load_credential(struct hp_settings *s, struct cred *c, const char *taken,
@@ -97,7 +197,10 @@ static void load_credential(struct hp_settings *s, struct cred *c, const char *t
 
 	snprintf(origin, sizeof(origin), "credential %s (%s)", HP_CRED_NAME,
 		 cred_source_name(c->source));
-	if (!c->data)
+	if (!c->data && c->denied) {
+		settings_notice(s, origin, "", "", "%s: not read", c->why);
+		s->creds_denied++;
+	} else if (!c->data)
 		settings_problem(s, origin, "", "", "%s: not read", c->why);
 	else if (c->untrusted)
 		settings_notice(s, origin, "", "",
@@ -109,7 +212,7 @@ static void load_credential(struct hp_settings *s, struct cred *c, const char *t
 				"not read: the one from %s comes first, as systemd takes "
 				"it",
 				taken);
-	else
+	else if (!one_line(s, c, origin))
 		load_lines(s, origin, c->data, c->len);
 }
 
@@ -128,6 +231,8 @@ void settings_load_credentials(struct hp_settings *s, const char *cmdline)
 		if (!taken && l.v[i].data && !l.v[i].untrusted)
 			taken = cred_source_name(l.v[i].source);
 	}
+	for (unsigned i = 0; i < l.nmiss; i++)
+		near_miss(s, &l.miss[i]);
 	creds_free(&l);
 }
 
@@ -221,7 +326,8 @@ static void pages_words(struct hp_settings *s, const char **p, char *list,
 		size_t n = strlen(list);
 
 		if (!cmdline_word(&q, word) || strchr(word, '=') || !strcmp(word, "--") ||
-		    !(value_starts_entry(word) || (n && list[n - 1] == ',')))
+		    !(value_starts_entry(word) || (n && list[n - 1] == ',') ||
+		      value_continues(list, n, word) != VALUE_JOIN_NONE))
 			break;
 		list[n] = ' ';
 		strcpy(list + n + 1, word);
@@ -233,6 +339,21 @@ static void pages_words(struct hp_settings *s, const char **p, char *list,
 		settings_notice(s, origin, "rd.hugepar.pages", list,
 				"taken as one list: the kernel ends a value at a space, so "
 				"write the list with commas only, or in double quotes");
+}
+
+/* "hugepar.pages=..." without dracut's "rd.": not read, and said. */
+static void no_rd(struct hp_settings *s, char *word, const char *origin)
+{
+	char *eq = strchr(word, '=');
+
+	if (eq)
+		*eq = '\0';
+	settings_notice(s, origin, word, eq ? eq + 1 : "",
+			"not read: write rd.%s%s%.*s (hugepar's keys on the kernel "
+			"command line start with rd.)",
+			word, eq ? "=" : "", HP_SHOW_VALUE, eq ? eq + 1 : "");
+	if (eq)
+		*eq = '=';
 }
 
 void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
@@ -253,6 +374,8 @@ void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 
 		if (strcmp(word, "--") == 0)
 			break; /* the rest is for init */
+		if (!strncmp(word, "hugepar", 7) && (word[7] == '.' || word[7] == '='))
+			no_rd(s, word, origin);
 		if (strncmp(word, "rd.hugepar", 10) ||
 		    (word[10] && word[10] != '.' && word[10] != '='))
 			continue;
@@ -291,7 +414,8 @@ static void load_baked_file(struct hp_settings *s, const char *rel)
 	if (strlen(text) != len)
 		settings_problem(s, rel, "", "", "a NUL byte in the file: not read");
 	else
-		settings_load_cmdline_from(s, text, rel);
+		settings_load_cmdline_from(s, text + (strncmp(text, BOM, 3) ? 0 : 3),
+					   rel);
 	free(text);
 }
 

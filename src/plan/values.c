@@ -15,6 +15,69 @@ const char *value_error(int rc)
 	return rc == -ERANGE ? "out of range" : "malformed";
 }
 
+/* A size written as a decimal, or with its unit in another form ("1.5G", "1gib",
+ * "2 MB"), in bytes; false when it is not such a thing or does not fit. */
+static bool size_meant(const char *str, uint64_t *bytes, uint64_t *unit)
+{
+	static const char units[] = "KMGTP";
+	unsigned __int128 v = 0, div = 1, mult = 1;
+	const char *p = str, *u;
+	unsigned digits = 0;
+
+	for (; isdigit((unsigned char)*p) && digits < 20; p++, digits++)
+		v = v * 10 + (unsigned)(*p - '0');
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p) && div < 1000000; p++, digits++) {
+			v = v * 10 + (unsigned)(*p - '0');
+			div *= 10;
+		}
+	p += strspn(p, " \t");
+	if (!digits || !*p || !(u = strchr(units, toupper((unsigned char)*p))))
+		return false;
+	for (const char *q = units; q <= u; q++)
+		mult *= 1024;
+	p++;
+	if (*p == 'i' || *p == 'I')
+		p++;
+	if ((*p == 'b' || *p == 'B') && !p[1])
+		p++;
+	v = v * mult / div;
+	if (*p || v > UINT64_MAX)
+		return false;
+	*bytes = (uint64_t)v;
+	*unit = (uint64_t)mult;
+	return true;
+}
+
+void value_hint(const char *str, int rc, char *buf, size_t len)
+{
+	size_t n = strlen(str);
+	const char *dot = strchr(str, '.');
+	uint64_t bytes, unit;
+	char form[32];
+
+	buf[0] = '\0';
+	if (n && str[n - 1] == '%')
+		snprintf(buf, len, "%s",
+			 rc == -ERANGE ? "a share is from 0% to 100%"
+			 : dot && strlen(dot) > 4
+			     ? "a share has at most two decimals (12.5%, 0.25%)"
+			     : "a share is written like 50% or 12.5%");
+	else if (size_meant(str, &bytes, &unit) && bytes && bytes % 1024 == 0) {
+		format_size_kb(bytes / 1024, form, sizeof(form));
+		snprintf(buf, len, "write %s", form);
+	} else if (size_meant(str, &bytes, &unit) && unit > 1024 &&
+		   bytes >= unit / 1024) {
+		/* not whole in K: in the next unit down, at most what was asked */
+		format_size_kb(bytes / (unit / 1024) * (unit / 1024) / 1024, form,
+			       sizeof(form));
+		snprintf(buf, len, "write a whole number, such as %s", form);
+	} else if (size_meant(str, &bytes, &unit))
+		snprintf(buf, len, "write a whole number of K, M, G, T or P");
+	else if (n && isdigit((unsigned char)str[n - 1]) && dot)
+		snprintf(buf, len, "a count of pages is a whole number");
+}
+
 /* An amount: "512" pages, "64G" memory, or "50%" of the node's memory. */
 int value_amount(const char *str, struct hp_amount *a)
 {
@@ -40,6 +103,15 @@ static bool ifname_ok(const char *n)
 			       "0123456789-_.");
 
 	return len && len < HP_IFNAME_MAX && !n[len] && strcmp(n, ".") && strcmp(n, "..");
+}
+
+/* A node list written with spaces, with commas ("0 1" is "0,1"), in t itself. */
+static const char *commas(char *t)
+{
+	for (char *c = t; *c; c++)
+		if (*c == ' ')
+			*c = ',';
+	return t;
 }
 
 /* After the '@': a node list, or one device (pci:ADDR, net:IFNAME). */
@@ -84,6 +156,9 @@ static int value_target(char *t, struct hp_entry *e, char *why, size_t wlen)
 	if (rc || idset_count(&e->nodes) == 0) {
 		snprintf(why, wlen, "node list '%.32s' is %s", t,
 			 rc == -ERANGE ? "out of range" : "malformed");
+		if (strchr(t, ' '))
+			snprintf(why + strlen(why), wlen - strlen(why),
+				 ": an entry has no spaces (write %s)", commas(t));
 		return -EINVAL;
 	}
 	return 0;
@@ -93,7 +168,7 @@ static int value_target(char *t, struct hp_entry *e, char *why, size_t wlen)
  * changed in place. */
 int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
 {
-	char *colon = strchr(buf, ':'), *at, *amount;
+	char *colon = strchr(buf, ':'), *at, *amount, hint[96];
 	uint64_t bytes;
 	int rc;
 
@@ -109,16 +184,27 @@ int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
 
 	rc = parse_bytes(buf, &bytes);
 	if (rc || bytes < 1024 || bytes % 1024) {
-		snprintf(why, wlen, "page size '%.32s' is %s", buf,
-			 rc ? value_error(rc) : "not a whole number of kB");
+		value_hint(buf, rc, hint, sizeof(hint));
+		snprintf(why, wlen,
+			 "page size '%.32s' is %s: %s%ssizes are written 2M, 1G, 2048K",
+			 buf, rc ? value_error(rc) : "not a whole number of kB", hint,
+			 hint[0] ? " (" : "");
+		if (hint[0])
+			snprintf(why + strlen(why), wlen - strlen(why), ")");
 		return -EINVAL;
 	}
 	e->size_kb = bytes / 1024;
 	rc = value_amount(amount, &e->amount);
 	if (rc) {
-		snprintf(why, wlen,
-			 "amount '%.32s' is %s (a count, a size like 64G, or 50%%)",
-			 amount, value_error(rc));
+		value_hint(amount, rc, hint, sizeof(hint));
+		if (hint[0])
+			snprintf(why, wlen, "amount '%.32s' is %s: %s", amount,
+				 value_error(rc), hint);
+		else
+			snprintf(why, wlen,
+				 "amount '%.32s' is %s (a count, a size like 64G, or "
+				 "50%%)",
+				 amount, value_error(rc));
 		return rc;
 	}
 	e->all_nodes = !at;
@@ -135,6 +221,29 @@ bool value_starts_entry(const char *w)
 					     strncmp(w, "net", 3) == 0));
 }
 
+/* Whether t (n bytes) ends in a node list: '@' and digits, '-' and ','. */
+static bool ends_in_nodes(const char *t, size_t n)
+{
+	size_t k = n;
+
+	while (k &&
+	       (isdigit((unsigned char)t[k - 1]) || t[k - 1] == '-' || t[k - 1] == ','))
+		k--;
+	return k && k < n && t[k - 1] == '@';
+}
+
+enum value_join value_continues(const char *t, size_t n, const char *next)
+{
+	size_t w = strcspn(next, " \t\n\r\f\v;,");
+
+	if (*next == '@' || *next == ':' || (n && (t[n - 1] == '@' || t[n - 1] == ':')))
+		return VALUE_JOIN_TIGHT;
+	if (ends_in_nodes(t, n) && isdigit((unsigned char)*next) &&
+	    strspn(next, "0123456789-") == w)
+		return VALUE_JOIN_SPACE;
+	return VALUE_JOIN_NONE;
+}
+
 /*
  * Entries are separated as people write lists: by spaces, ';', ',' or a comma and
  * spaces ("2M:512, 1G:4", "2M:512,1G:4" and "2M:512 1G:4" are the same two
@@ -142,43 +251,76 @@ bool value_starts_entry(const char *w)
  * start an entry stays in its entry without the spaces, so that a node list keeps its
  * commas ("1G:2@0,1" and "1G:2@0, 1" are one entry, and "2M:50%,1G:2@0,1" two), and
  * "2M:1G@pci:0000:3b:00.0,1G:4" is two entries. A device after a comma stays in its
- * entry, which then says it cannot name both.
+ * entry, which then says it cannot name both. An entry is whole or refused whole:
+ * spaces around its '@' or ':' are dropped ("1G:4 @1" is 1G:4@1, given with how it
+ * was written), and a number after a node list keeps its space, so that the entry
+ * is refused rather than done on fewer nodes ("1G:4@0 1").
  */
-int value_entries(const char *value, void (*each)(const char *entry, void *arg),
+int value_entries(const char *value,
+		  void (*each)(const char *entry, const char *written, void *arg),
 		  void *arg)
 {
 	const char *p = value;
-	char *text = malloc(strlen(value) + 1);
+	size_t vlen = strlen(value);
+	char *text = malloc(vlen + 1), *written = malloc(vlen + 1);
 	int n = 0;
 
-	if (!text)
+	if (!text || !written) {
+		free(text);
+		free(written);
 		return -ENOMEM;
+	}
 	for (;;) {
+		const char *start;
 		size_t len = 0;
+		bool spaced = false;
 
 		while (*p && (isspace((unsigned char)*p) || *p == ';' || *p == ','))
 			p++;
 		if (!*p)
 			break;
-		while (*p && !isspace((unsigned char)*p) && *p != ';') {
-			const char *q = p + 1;
+		start = p;
+		for (;;) {
+			const char *q;
+			enum value_join j;
 
-			if (*p != ',') {
-				text[len++] = *p++;
-				continue;
+			while (*p && !isspace((unsigned char)*p) && *p != ';') {
+				q = p + 1;
+				if (*p != ',') {
+					text[len++] = *p++;
+					continue;
+				}
+				while (isspace((unsigned char)*q))
+					q++;
+				if (!*q || *q == ';' || *q == ',' ||
+				    value_starts_entry(q))
+					break;
+				text[len++] = ',';
+				p = q;
 			}
-			while (isspace((unsigned char)*q))
-				q++;
-			if (!*q || *q == ';' || *q == ',' || value_starts_entry(q))
+			if (!isspace((unsigned char)*p))
 				break;
-			text[len++] = ',';
+			for (q = p; isspace((unsigned char)*q);)
+				q++;
+			j = *q && *q != ';' && *q != ',' ? value_continues(text, len, q)
+							 : VALUE_JOIN_NONE;
+			if (j == VALUE_JOIN_NONE)
+				break;
+			if (j == VALUE_JOIN_SPACE)
+				text[len++] = ' ';
+			spaced |= j == VALUE_JOIN_TIGHT;
 			p = q;
 		}
 		text[len] = '\0';
-		each(text, arg);
+		if (spaced) {
+			memcpy(written, start, (size_t)(p - start));
+			written[p - start] = '\0';
+		}
+		each(text, spaced ? written : NULL, arg);
 		n++;
 	}
 	free(text);
+	free(written);
 	return n;
 }
 

@@ -71,11 +71,24 @@ int value_mount(char *buf, struct hp_mount *m, char *why, size_t wlen);
 /* Whether the text at w starts an entry: a ':' before any ',', ';' or space, and
  * not a device's "pci:" or "net:" (an address is no SIZE). */
 bool value_starts_entry(const char *w);
+/* How the text after a space goes on an entry of n bytes at t: not at all (a new
+ * entry or another word), without the space (next starts with '@' or ':', or the
+ * entry ends with one: "1G:4 @1"), or with it (a number after a node list, "1G:4@0
+ * 1": an entry then refused whole, not done on node 0 alone). */
+enum value_join { VALUE_JOIN_NONE, VALUE_JOIN_TIGHT, VALUE_JOIN_SPACE };
+enum value_join value_continues(const char *t, size_t n, const char *next);
 /* Each entry of a list of them (a pages value) to each(), as people write lists:
- * separated by spaces, ';', ',' or a comma and spaces, a node list kept whole. The
- * number of entries, or -ENOMEM. */
-int value_entries(const char *value, void (*each)(const char *entry, void *arg),
+ * separated by spaces, ';', ',' or a comma and spaces, a node list kept whole, an
+ * entry with spaces inside whole (value_continues()); written: the entry as it was
+ * written where spaces were dropped from it, else NULL. The number of entries, or
+ * -ENOMEM. */
+int value_entries(const char *value,
+		  void (*each)(const char *entry, const char *written, void *arg),
 		  void *arg);
+/* What to write instead of an amount or a size that does not read (rc its error),
+ * into buf: "write 1536M" for "1.5G", "write 1G" for "1gib", "a share is from 0% to
+ * 100%" for "150%"; "" when nothing more than the grammar can be said. */
+void value_hint(const char *str, int rc, char *buf, size_t len);
 /* "out of range" or "malformed", for a number's -ERANGE or -EINVAL. */
 const char *value_error(int rc);
 /* An amount as written: "512", "64G", "12.5%". */

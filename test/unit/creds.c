@@ -150,3 +150,95 @@ UNIT_TEST(find, "systemd's, then fw_cfg, then SMBIOS, then the command line; a C
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);
 }
+
+/* Strings that may be this credential mistyped are kept for the settings to judge:
+ * systemd's prefix one letter off, another name, any that names hugepar; others'
+ * credentials too (judged there), each once; one that names neither is not kept. */
+UNIT_TEST(misses, "a prefix or a name one letter off, kept as written, once, to be judged")
+{
+	static const char strs[] = "vendor: hugepar-less\0"
+				   "io.systemd.credentials:hugepar.conf=pages = 2M:1\0"
+				   "io.systemd.credential:hugepar=pages = 2M:1\0"
+				   "io.systemd.credential:hugepar=pages = 2M:1\0"
+				   "IO.SYSTEMD.CREDENTIAL:x=1\0"
+				   "hugepar.conf=pages = 2M:1\0"
+				   "something else\0"
+				   "io.systemd.credential:hugepar.conf=pages = 2M:2\0";
+	char raw[512];
+	size_t n = entry(raw, strs, sizeof(strs) - 1);
+	struct cred_list l = {0};
+
+	CHECK(creds_smbios_entry(raw, n, HP_CRED_NAME, &l) == 0);
+	CHECK(l.n == 1 && is(&l, 0, CRED_SMBIOS, "pages = 2M:2"));
+	CHECK(l.nmiss == 5);
+	CHECK(l.nmiss == 5 && strcmp(l.miss[0].written, "vendor: hugepar-less") == 0 &&
+	      strcmp(l.miss[1].written, "io.systemd.credentials:hugepar.conf") == 0 &&
+	      strcmp(l.miss[2].written, "io.systemd.credential:hugepar") == 0 &&
+	      strcmp(l.miss[3].written, "IO.SYSTEMD.CREDENTIAL:x") == 0 &&
+	      strcmp(l.miss[4].written, "hugepar.conf") == 0 &&
+	      l.miss[4].source == CRED_SMBIOS);
+	creds_free(&l);
+	CHECK(
+	    creds_cmdline(
+		"systemd.set_credentials=hugepar.conf:a=1 systemd.set_credential=hugepar:b=2 "
+		"systemd.set-credential=other:c systemd.setcred=hugepar.conf:x "
+		"systemd.unit=x.target",
+		HP_CRED_NAME, &l) == 0);
+	CHECK(l.n == 0 && l.nmiss == 4);
+	CHECK(l.nmiss == 4 &&
+	      strcmp(l.miss[0].written, "systemd.set_credentials=hugepar.conf") == 0 &&
+	      strcmp(l.miss[1].written, "systemd.set_credential=hugepar") == 0 &&
+	      strcmp(l.miss[2].written, "systemd.set-credential=other") == 0 &&
+	      strcmp(l.miss[3].written, "systemd.setcred=hugepar.conf") == 0);
+	creds_free(&l);
+	/* at most HP_CRED_MISSES kept: what a fuzzer gives does not grow the list */
+	for (unsigned i = 0; i < 40; i++) {
+		char w[64];
+
+		snprintf(w, sizeof(w), "systemd.set_credential=x%u:1", i);
+		CHECK(creds_cmdline(w, HP_CRED_NAME, &l) == 0);
+	}
+	CHECK(l.nmiss == HP_CRED_MISSES);
+	creds_free(&l);
+}
+
+/* The kernel ends a word at a space: an unquoted credential whose text goes on in
+ * the words after it is not taken (systemd would take its first word alone), and why
+ * says the whole word to quote. */
+UNIT_TEST(split,
+	  "systemd.set_credential= split at a space: not taken, the whole word said")
+{
+	static const char *const split[] = {
+	    "systemd.set_credential=hugepar.conf:pages = 2M:50% quiet",
+	    "systemd.set_credential=hugepar.conf:pages= 2M:50%",
+	    "systemd.set_credential=hugepar.conf:pages =2M:50%",
+	    "systemd.set_credential=hugepar.conf:pages=2M:50% 1G:4@1",
+	    "systemd.set_credential=hugepar.conf:pages=2M:50%, 1G:4",
+	};
+	struct cred_list l = {0};
+
+	for (size_t i = 0; i < sizeof(split) / sizeof(*split); i++) {
+		CHECK(creds_cmdline(split[i], HP_CRED_NAME, &l) == 0);
+		CHECK(l.n == 1 && !l.v[0].data &&
+		      strstr(l.v[0].why,
+			     "the kernel ended it at a space: put the whole word "
+			     "in double quotes, \"systemd.set_credential="));
+		creds_free(&l);
+	}
+	CHECK(creds_cmdline(split[0], HP_CRED_NAME, &l) == 0 && l.n == 1 &&
+	      strcmp(l.v[0].why,
+		     "the kernel ended it at a space: put the whole word in "
+		     "double quotes, \"systemd.set_credential=hugepar.conf:pages = "
+		     "2M:50%\", or write it without spaces") == 0);
+	creds_free(&l);
+	/* whole words, quoted or not, and what follows them is another's */
+	CHECK(creds_cmdline(
+		  "systemd.set_credential=hugepar.conf:pages=2M:50% quiet 1 "
+		  "\"systemd.set_credential=hugepar.conf:pages = 2M:1\" root=/dev/sda "
+		  "systemd.set_credential_binary=hugepar.conf:cGFnZXM9Mk06NA== = x",
+		  HP_CRED_NAME, &l) == 0);
+	CHECK(l.n == 3 && is(&l, 0, CRED_CMDLINE, "pages=2M:50%") &&
+	      is(&l, 1, CRED_CMDLINE, "pages = 2M:1") &&
+	      is(&l, 2, CRED_CMDLINE, "pages=2M:4"));
+	creds_free(&l);
+}

@@ -204,8 +204,45 @@ UNIT_TEST(sizes_hostile, "byte sizes at 2^64 and past it, suffixes in every case
 	CHECK(parse_seconds("", &v) == -EINVAL && parse_seconds("s", &v) == -EINVAL);
 	CHECK(parse_seconds("1.", &v) == -EINVAL &&
 	      parse_seconds("1.5ss", &v) == -EINVAL);
-	CHECK(parse_seconds("1 s", &v) == -EINVAL && parse_seconds("1ms", &v) == -EINVAL);
 	CHECK(parse_seconds("-1", &v) == -EINVAL);
+}
+
+/* Times as systemd writes them: units, parts, spaces between; whole milliseconds. */
+UNIT_TEST(durations, "90s, 1m, 2min, 1m30s, '1min 30s', 500ms, 1h; odd forms refused")
+{
+	static const struct {
+		const char *s;
+		int rc;
+		uint64_t ms;
+	} cases[] = {
+	    {"90s", 0, 90000},
+	    {"1m", 0, 60000},
+	    {"2min", 0, 120000},
+	    {"1m30s", 0, 90000},
+	    {"1min 30s", 0, 90000},
+	    {"500ms", 0, 500},
+	    {"1h", 0, 3600000},
+	    {"1.5m", 0, 90000},
+	    {"1 s", 0, 1000},
+	    {"0.5ms", -EINVAL, 0},
+	    {"1m30", -EINVAL, 0},
+	    {"90S", -EINVAL, 0},
+	    {"1d", -EINVAL, 0},
+	    {"m", -EINVAL, 0},
+	    {"1m 30x", -EINVAL, 0},
+	    {"1mins", -EINVAL, 0},
+	    {"1,5s", -EINVAL, 0},
+	    {"0010s", 0, 10000},
+	    {"5124095576030432h", -ERANGE, 0},
+	    {"1h 18446744073709551s", -ERANGE, 0},
+	};
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		v = 7;
+		CHECK(parse_seconds(cases[i].s, &v) == cases[i].rc);
+		CHECK(v == (cases[i].rc ? 7 : cases[i].ms));
+	}
 }
 
 UNIT_TEST(words, "booleans, trimming, snprintf truncation, sizes' human names")

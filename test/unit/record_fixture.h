@@ -332,7 +332,8 @@ static inline void check_settings(const struct json_val *set)
 		CHECK(str_is(&a->kids[0], "key", "rd.hugepar.timeout"));
 		CHECK(str_is(&a->kids[0], "value", "0"));
 		CHECK(str_is(&a->kids[0], "message",
-			     "expected seconds, more than 0 and at most 3600"));
+			     "expected seconds (90, 90s) or a time with units (2min, "
+			     "1m30s, 500ms), more than 0 and at most 3600s (1h)"));
 	}
 }
 

@@ -292,3 +292,179 @@ UNIT_TEST(old_key, "reserve is still taken as keep_free, with a notice")
 	settings_load_cmdline(s, "rd.hugepar.pages");
 	CHECK(settings_pages_rejected(s) == 3);
 }
+
+/* Quotes around a value are dropped, with a notice: no value is quoted; one quote
+ * without its pair is a problem, and nothing of the value is taken. */
+UNIT_TEST(quotes, "quotes around a value dropped with a notice; a lone quote refused")
+{
+	struct hp_settings *s = &S;
+
+	settings_free(s);
+	settings_set(s, "pages", "\"2M:50%\"", "f:1", false);
+	settings_set(s, "threads", "'2'", "f:2", false);
+	settings_set(s, "mode", "\"exact", "f:3", false);
+	settings_set(s, "keep_free", "1G'", "f:4", false);
+	settings_load_cmdline(s, "rd.hugepar.timeout='5' rd.hugepar.pages=\"1G:1@1\"");
+	CHECK(s->nentries == 2 && s->workers == 2 && s->timeout_ms == 5000);
+	CHECK(s->nentries == 2 && strcmp(s->entries[0].text, "2M:50%") == 0 &&
+	      strcmp(s->entries[1].text, "1G:1@1") == 0);
+	CHECK(s->mode == HP_MODE_GROW && s->keep_free.value == HP_DEFAULT_KEEP_FREE);
+	CHECK(s->nnotices == 3 && s->nproblems == 2);
+	CHECK(s->nnotices == 3 && strcmp(s->notices[0].value, "\"2M:50%\"") == 0 &&
+	      strcmp(s->notices[0].message,
+		     "taken as '2M:50%': write values without quotes") == 0);
+	CHECK(s->nproblems == 2 &&
+	      strcmp(s->problems[0].message,
+		     "a quote without its pair: remove the quote") == 0 &&
+	      strcmp(s->problems[1].value, "1G'") == 0);
+	/* a list of quoted entries; a quoted nothing is an empty value */
+	settings_free(s);
+	settings_set(s, "pages", "'2M:512' \"1G:4\"", "f:1", false);
+	settings_set(s, "threads", "\"\"", "f:2", false);
+	CHECK(s->nentries == 2 && s->nnotices == 2 && s->nproblems == 1);
+	settings_free(s);
+}
+
+/* timeout as people write times: seconds, or with systemd's units; the message of a
+ * wrong one names the forms. */
+UNIT_TEST(timeout_units, "timeout = 90s, 1m, 2min, 1m30s taken; 2 hours refused, the forms named")
+{
+	static const struct {
+		const char *v;
+		uint64_t ms;
+	} ok[] = {{"90s", 90000}, {"1m", 60000}, {"2min", 120000}, {"1m30s", 90000},
+		  {"0.5", 500},	  {"1h", 3600000}};
+	struct hp_settings *s = &S;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(*ok); i++) {
+		settings_free(s);
+		settings_set(s, "timeout", ok[i].v, "f:1", false);
+		CHECK(s->nproblems == 0 && s->timeout_ms == ok[i].ms);
+	}
+	settings_free(s);
+	settings_set(s, "timeout", "2h", "f:1", false);
+	settings_set(s, "timeout", "1 minute", "f:2", false);
+	CHECK(s->nproblems == 2 && s->timeout_ms == HP_DEFAULT_TIMEOUT);
+	CHECK(s->nproblems == 2 &&
+	      strcmp(s->problems[1].message,
+		     "expected seconds (90, 90s) or a time with units (2min, 1m30s, "
+		     "500ms), more than 0 and at most 3600s (1h)") == 0);
+	settings_free(s);
+}
+
+/* keep_free and granularity refused say what to write, as a pages entry does. */
+UNIT_TEST(hints, "keep_free = 1.5G: write 1536M; 150%: the range; granularity = 1gib")
+{
+	struct hp_settings *s = &S;
+
+	settings_free(s);
+	settings_set(s, "keep_free", "1.5G", "f:1", false);
+	settings_set(s, "keep_free", "150%", "f:2", false);
+	settings_set(s, "keep_free", "lots", "f:3", false);
+	settings_set(s, "granularity", "1gib", "f:4", false);
+	settings_set(s, "granularity", "0G", "f:5", false);
+	CHECK(s->nproblems == 5 && s->keep_free.value == HP_DEFAULT_KEEP_FREE);
+	if (s->nproblems != 5)
+		return;
+	CHECK(strcmp(s->problems[0].message, "malformed: write 1536M") == 0);
+	CHECK(strcmp(s->problems[1].message,
+		     "out of range: a share is from 0% to 100%") == 0);
+	CHECK(strcmp(s->problems[2].message,
+		     "malformed: expected a size like 512M or a share like 2%") == 0);
+	CHECK(strcmp(s->problems[3].message, "expected 'auto', a size like 1G or a share "
+					     "like 2%: write 1G") == 0);
+	CHECK(strcmp(s->problems[4].message,
+		     "expected 'auto', a size like 1G or a share like 2%") == 0);
+	settings_free(s);
+}
+
+/* An entry is whole or refused whole: spaces around its '@' or ':' dropped with a
+ * notice of how it was written; a number after a node list keeps its space, and the
+ * entry is refused; a word of its own is an entry of its own. */
+UNIT_TEST(whole, "'1G:4 @1' is one entry, said; '1G:4@0 1' refused whole; tabs, a lone '@'")
+{
+	struct hp_settings *s = &S;
+
+	settings_free(s);
+	settings_set(s, "pages", "1G:4 @1 2M :8@ 0\t1G:\t2 @", "f:1", false);
+	CHECK(s->nentries == 2 && s->nproblems == 1 && s->nnotices == 2);
+	CHECK(s->nentries == 2 && strcmp(s->entries[0].text, "1G:4@1") == 0 &&
+	      strcmp(s->entries[1].text, "2M:8@0") == 0 &&
+	      idset_count(&s->entries[0].nodes) == 1 && !s->entries[0].all_nodes);
+	CHECK(s->nnotices == 2 && strcmp(s->notices[0].value, "1G:4 @1") == 0 &&
+	      strcmp(s->notices[0].message,
+		     "taken as 1G:4@1: write an entry without spaces") == 0 &&
+	      strcmp(s->notices[1].value, "2M :8@ 0") == 0);
+	CHECK(s->nproblems == 1 && strcmp(s->problems[0].value, "1G:\t2 @") == 0);
+	settings_free(s);
+	settings_set(s, "pages", "1G:4@0 1 2M:8@0-1 2-3,4 2M:1", "f:1", false);
+	CHECK(s->nentries == 1 && s->nproblems == 2 && s->nnotices == 0);
+	CHECK(s->nproblems == 2 &&
+	      strcmp(s->problems[0].message, "node list '0 1' is malformed: an entry "
+					     "has no spaces (write 0,1)") == 0 &&
+	      strcmp(s->problems[1].value, "2M:8@0-1 2-3,4") == 0);
+	/* not a node list before it, or not a number: entries of their own */
+	settings_free(s);
+	settings_set(s, "pages", "2M:8 1 2M:9@1 x", "f:1", false);
+	CHECK(s->nentries == 2 && s->nproblems == 2 && s->nnotices == 0);
+	/* on the kernel command line, the words after the value */
+	settings_free(s);
+	settings_load_cmdline(s, "rd.hugepar.pages=1G:4 @1 quiet rd.hugepar.pages=1G:2@ 0 "
+				 "rd.hugepar.pages=1G:1@0 1");
+	CHECK(s->nentries == 2 && s->nproblems == 1);
+	CHECK(s->nentries == 2 && strcmp(s->entries[0].text, "1G:4@1") == 0 &&
+	      strcmp(s->entries[1].text, "1G:2@0") == 0);
+	settings_free(s);
+}
+
+/* 'pages =' with nothing after it drops the entries before it (a drop-in's reset,
+ * as systemd's), and says which; nothing to drop, nothing to say. */
+UNIT_TEST(cleared, "an empty pages value drops the entries before it, named; alone, silent")
+{
+	struct hp_settings *s = &S;
+
+	settings_free(s);
+	settings_set(s, "pages", "", "f:1", false);
+	CHECK(s->nentries == 0 && s->nproblems == 0 && s->nnotices == 0);
+	settings_set(s, "pages", "2M:1 2M:2 2M:3 2M:4", "f:2", false);
+	settings_set(s, "pages", "", "f:3", false);
+	settings_set(s, "pages", "1G:1", "f:4", false);
+	CHECK(s->nentries == 1 && s->nproblems == 0 && s->nnotices == 1);
+	CHECK(s->nnotices == 1 &&
+	      strcmp(s->notices[0].message, "empty: drops the 4 pages entries before it, "
+					    "2M:1 (f:2), 2M:2 (f:2), 2M:3 (f:2), ...") == 0);
+	settings_load_cmdline(s, "rd.hugepar.pages= rd.hugepar.pages=;");
+	CHECK(s->nentries == 0 && s->nnotices == 2 && s->nproblems == 1);
+	settings_free(s);
+}
+
+/* Entries that later ones of their size replace: on all their nodes (not done), or
+ * on some of a list's; a default that later entries make exceptions to is as meant. */
+UNIT_TEST(replaced, "an entry replaced later is named with the nearest; a default with exceptions is not")
+{
+	static struct hp_node nd[3] = {{.id = 0}, {.id = 1}, {.id = 4}};
+	struct hp_topology t = {.nnodes = 3, .nodes = nd};
+	struct hp_settings *s = &S;
+
+	settings_free(s);
+	settings_set(s, "pages", "2M:512@0 2M:50% 2M:10@1 1G:1 2M:8@0,4 2M:9@4", "f:1", false);
+	settings_set(s, "pages", "1G:2@0-1,4", "f:2", false);
+	settings_set(s, "pages", "1G:3@9", "f:3", false); /* no node 9: replaces none */
+	settings_note_replaced(s, &t);
+	CHECK(s->nnotices == 4);
+	if (s->nnotices != 4)
+		return;
+	CHECK(strcmp(s->notices[0].value, "2M:512@0") == 0 &&
+	      strcmp(s->notices[0].message, "not done: replaced by 2M:50% (f:1), written "
+					    "after it") == 0);
+	CHECK(strcmp(s->notices[1].value, "2M:50%") == 0 &&
+	      strcmp(s->notices[1].message, "not done: replaced by 2M:10@1 (f:1) and "
+					    "others, written after it") == 0);
+	CHECK(strcmp(s->notices[2].value, "1G:1") == 0 &&
+	      strcmp(s->notices[2].message,
+		     "not done: replaced by 1G:2@0-1,4 (f:2), written after it") == 0);
+	CHECK(strcmp(s->notices[3].value, "2M:8@0,4") == 0 &&
+	      strcmp(s->notices[3].message, "not done on node 4: replaced by 2M:9@4 (f:1), "
+					    "written after it") == 0);
+	settings_free(s);
+}

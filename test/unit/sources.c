@@ -373,3 +373,102 @@ UNIT_TEST(baked, "dracut's baked /etc/cmdline and cmdline.d, before the running 
 	settings_free(&S);
 	tmpdir_remove();
 }
+
+/* A byte-order mark (U+FEFF, which some editors put first) says nothing: dropped at
+ * the start of a file, of a line, of a credential's text and of a baked file. */
+UNIT_TEST(bom, "a UTF-8 byte-order mark is dropped: files, lines, a lone one, baked files")
+{
+	char text[] = "\xef\xbb\xbfpages = 2M:8\n\xef\xbb\xbf\nthreads = 3\n";
+
+	tmpdir_make();
+	settings_free(&S);
+	settings_load_text(&S, "credential", text, sizeof(text) - 1);
+	CHECK(S.nentries == 1 && S.workers == 3 && S.nproblems == 0 && S.nnotices == 0);
+	settings_free(&S);
+	CHECK(settings_load_file(&S, put("lone.conf", "\xef\xbb\xbf", 0)) == 0);
+	CHECK(S.nproblems == 0 && S.nsources == 1);
+	/* only a whole mark: a stray byte of one is still named */
+	CHECK(settings_load_file(&S, put("half.conf", "\xef\xbbpages = 2M:8\n", 0)) == 0);
+	CHECK(S.nproblems == 1 && S.nentries == 0);
+	settings_free(&S);
+	path_set_root(dir);
+	CHECK(mkdir(at("etc"), 0755) == 0);
+	put("etc/cmdline", "\xef\xbb\xbfrd.hugepar.threads=2\n", 0);
+	settings_load_baked(&S);
+	CHECK(S.workers == 2 && S.nproblems == 0);
+	path_set_root(NULL);
+	settings_free(&S);
+	tmpdir_remove();
+}
+
+/* A credential one letter off in its key, prefix or name is not read, and what to
+ * write is said; another's credential is not this one's business. */
+UNIT_TEST(credential_misses,
+	  "near misses of the key, prefix or name: a problem with systemd's form")
+{
+	static const char raw[] = "\x0b\x05\x00\x00\x03"
+				  "io.systemd.credentials:hugepar.conf=pages = 2M:1\0"
+				  "io.systemd.credential:Hugepar.config=pages = 2M:1\0"
+				  "io.systemd.credential:pool=x\0"
+				  "io.systemd.credential.binery:hugepar.conf=eA==\0";
+
+	tmpdir_make();
+	path_set_root(dir);
+	CHECK(mkdir(at("sys"), 0755) == 0 && mkdir(at("sys/firmware"), 0755) == 0 &&
+	      mkdir(at("sys/firmware/dmi"), 0755) == 0 &&
+	      mkdir(at("sys/firmware/dmi/entries"), 0755) == 0 &&
+	      mkdir(at("sys/firmware/dmi/entries/11-0"), 0755) == 0);
+	put("sys/firmware/dmi/entries/11-0/raw", raw, sizeof(raw));
+	settings_free(&S);
+	settings_load_credentials(
+	    &S, "systemd.set_credentials=hugepar.conf:pages=2M:1 "
+		"systemd.set_credential=hugepar:x=1 "
+		"systemd.set_credential=passwd.plaintext-password.root:x "
+		"systemd.set_credential=hugepar.conf:threads=2");
+	CHECK(S.workers == 2 && S.nentries == 0 && S.nproblems == 5);
+	CHECK(problem(0, "credential hugepar.conf (smbios)",
+		      "io.systemd.credentials:hugepar.conf", "",
+		      "not read: write io.systemd.credential:hugepar.conf=..."));
+	CHECK(problem(1, "credential hugepar.conf (smbios)",
+		      "io.systemd.credential:Hugepar.config", "",
+		      "not read: write io.systemd.credential:hugepar.conf=..."));
+	CHECK(problem(2, "credential hugepar.conf (smbios)",
+		      "io.systemd.credential.binery:hugepar.conf", "",
+		      "not read: write io.systemd.credential.binary:hugepar.conf=..."));
+	CHECK(problem(3, "credential hugepar.conf (kernel command line)",
+		      "systemd.set_credentials=hugepar.conf", "",
+		      "not read: write systemd.set_credential=hugepar.conf:..."));
+	CHECK(problem(4, "credential hugepar.conf (kernel command line)",
+		      "systemd.set_credential=hugepar", "",
+		      "not read: write systemd.set_credential=hugepar.conf:..."));
+	path_set_root(NULL);
+	settings_free(&S);
+	tmpdir_remove();
+}
+
+/* One line with "\n" in it, where a line break was meant: not read, and the form
+ * that holds lines named for where it came from. */
+UNIT_TEST(credential_one_line,
+	  "a backslash and n in a one-line credential: not read, the binary form named")
+{
+	tmpdir_make();
+	path_set_root(dir);
+	settings_free(&S);
+	settings_load_credentials(
+	    &S, "systemd.set_credential=hugepar.conf:pages=2M:1\\nthreads=2");
+	CHECK(S.nentries == 0 && S.workers == 0 && S.nproblems == 1);
+	CHECK(problem(
+	    0, "credential hugepar.conf (kernel command line)", "", "",
+	    "one line with '\\n' in it, which is no line break: give the lines "
+	    "in the binary form, systemd.set_credential_binary=hugepar.conf:BASE64 "
+	    "(base64 -w0 of the file): not read"));
+	settings_free(&S);
+	/* a real line break, or a backslash that is no "\n": read */
+	settings_load_credentials(&S,
+				  "systemd.set_credential=hugepar.conf:pages=2M:1\\t");
+	CHECK(S.nproblems == 1 && S.nentries == 0); /* the value's own problem */
+	CHECK(S.nproblems == 1 && strstr(S.problems[0].message, "one line") == NULL);
+	path_set_root(NULL);
+	settings_free(&S);
+	tmpdir_remove();
+}

@@ -321,7 +321,10 @@ UNIT_TEST(text, "hugepar status's text: the run, notes, problems, cells, what to
 	    "  correct the settings under Problems (each names its file and line), check "
 	    "them with 'hugepar plan', then build the initramfs again: update-initramfs "
 	    "-u -k all (initramfs-tools), dracut --regenerate-all --force (dracut)\n"
-	    "  rename the keys under Notices: they work, under an old name\n";
+	    "  correct the rd.hugepar keys under Problems where the kernel command line is "
+	    "set (the boot loader), and check a line with 'hugepar plan --cmdline LINE'\n"
+	    "  read the Notices: each says what was taken, dropped or not read, and what "
+	    "to write\n";
 
 	if (!mkdtemp(dir)) {
 		CHECK(!"mkdtemp");

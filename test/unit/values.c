@@ -100,16 +100,8 @@ UNIT_TEST(entry, "a pages entry SIZE:AMOUNT[@NODES], and what is wrong named")
 	/* What is wrong is named, with the piece that is. */
 	CHECK(entry("2M", &e, why, sizeof(why)) == -EINVAL &&
 	      strcmp(why, "expected SIZE:AMOUNT[@NODES] or SIZE:AMOUNT@DEVICE") == 0);
-	CHECK(entry("x:1", &e, why, sizeof(why)) == -EINVAL &&
-	      strcmp(why, "page size 'x' is malformed") == 0);
-	CHECK(entry("1536:1", &e, why, sizeof(why)) == -EINVAL &&
-	      strcmp(why, "page size '1536' is not a whole number of kB") == 0);
-	CHECK(entry("512:1", &e, why, sizeof(why)) == -EINVAL &&
-	      strcmp(why, "page size '512' is not a whole number of kB") == 0);
 	CHECK(entry("0:1", &e, why, sizeof(why)) == -EINVAL);
 	CHECK(entry("-2M:1", &e, why, sizeof(why)) == -EINVAL);
-	CHECK(entry("17179869184G:1", &e, why, sizeof(why)) == -EINVAL &&
-	      strcmp(why, "page size '17179869184G' is out of range") == 0);
 	CHECK(entry("2M:x", &e, why, sizeof(why)) == -EINVAL &&
 	      strcmp(why, "amount 'x' is malformed (a count, a size like 64G, or 50%)") ==
 		  0);
@@ -142,6 +134,51 @@ UNIT_TEST(entry, "a pages entry SIZE:AMOUNT[@NODES], and what is wrong named")
 	      strcmp(why, "node list '0,1,2,3,4,5,6,7,8,9,10,11,12,13,' is malformed") ==
 		  0);
 	CHECK(entry("2M:x", &e, why, 8) == -EINVAL && strcmp(why, "amount ") == 0);
+}
+
+/* What to write instead: the size meant in the form the grammar takes, the range of
+ * a share, a whole count. */
+UNIT_TEST(hints, "sizes' forms named; 1gib: write 1G; 1.5G: write 1536M; 150%: the range")
+{
+	static const struct {
+		const char *entry, *why;
+	} cases[] = {
+	    {"x:1", "page size 'x' is malformed: sizes are written 2M, 1G, 2048K"},
+	    {"1536:1", "page size '1536' is not a whole number of kB: sizes are written "
+		       "2M, 1G, 2048K"},
+	    {"512:1", "page size '512' is not a whole number of kB: sizes are written 2M, "
+		      "1G, 2048K"},
+	    {"17179869184G:1", "page size '17179869184G' is out of range: sizes are "
+			       "written 2M, 1G, 2048K"},
+	    {"1gib:1", "page size '1gib' is malformed: write 1G (sizes are written 2M, "
+		       "1G, 2048K)"},
+	    {"2mb:1", "page size '2mb' is malformed: write 2M (sizes are written 2M, 1G, "
+		      "2048K)"},
+	    {"2M:1.5G", "amount '1.5G' is malformed: write 1536M"},
+	    {"2M:0.5 g", "amount '0.5 g' is malformed: write 512M"},
+	    {"2M:1.3G",
+	     "amount '1.3G' is malformed: write a whole number, such as 1331M"},
+	    {"2M:0.3K",
+	     "amount '0.3K' is malformed: write a whole number of K, M, G, T or P"},
+	    {"2M:150%", "amount '150%' is out of range: a share is from 0% to 100%"},
+	    {"2M:0.125%",
+	     "amount '0.125%' is malformed: a share has at most two decimals "
+	     "(12.5%, 0.25%)"},
+	    {"2M:1.5", "amount '1.5' is malformed: a count of pages is a whole number"},
+	    {"2M:99999999999999999999G", "amount '99999999999999999999G' is out of range "
+					 "(a count, a size like 64G, or 50%)"},
+	    {"2M:1.0000001G", "amount '1.0000001G' is malformed (a count, a size like "
+			      "64G, or 50%)"},
+	};
+	struct hp_entry e;
+	char why[160];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		CHECK(entry(cases[i].entry, &e, why, sizeof(why)) < 0);
+		CHECK(strcmp(why, cases[i].why) == 0);
+		if (strcmp(why, cases[i].why))
+			fprintf(stderr, "%s: %s\n", cases[i].entry, why);
+	}
 }
 
 UNIT_TEST(device, "a device instead of nodes: one PCI function or one interface as sysfs names it")
