@@ -125,7 +125,7 @@ static void plan_report(struct hp_settings *s)
 	mem = open_memstream(&buf, &len);
 	if (!mem)
 		abort();
-	report_plan_json(mem, s, &T, &p, NULL);
+	report_plan_json(mem, s, &T, &p, NULL, NULL);
 	json_must_parse(mem, &buf);
 	plan_free(&p);
 }
@@ -269,8 +269,8 @@ static void fuzz_record(const uint8_t *data, size_t size)
 	/* the text is the record's from here */
 	if (record_parse(&r, text, size))
 		return;
-	record_print(sink, &r, HP_FORMAT_TEXT);
-	record_print(sink, &r, HP_FORMAT_JSON);
+	record_print(sink, &r, HP_FORMAT_TEXT, NULL);
+	record_print(sink, &r, HP_FORMAT_JSON, NULL);
 	record_prometheus(sink, &r, &T);
 	bootparams_from_record(sink, &r);
 	pools_compare(&r, &T, sink, &pc);
