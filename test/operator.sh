@@ -24,6 +24,7 @@ tcase replaced "an entry that later ones replace is named, with the entry that r
 tcase cleared "an empty 'pages =' in a drop-in drops the entries before it, and says which"
 tcase abbreviations "an abbreviated option's value in the next word is its value; errors name the option as typed"
 tcase shipped-file "the shipped settings file has every key of hugepar.conf(5), each at its default"
+tcase man-pages "each man page carries the binary's version; the keys in the pages are the binary's"
 tcase rounding "shares of 0.5%, 3% and 10% of 64G and 96G nodes: cut by less than 1%, never to 0, said"
 tcase give-back "a later run of the boot asking for less gives back hugepar's own pages, no others"
 tcase user-data "user data that lowers a share: apply --if-changed gives the next boot's pools"
@@ -346,6 +347,26 @@ t_shipped_file() {
 	expect_eq "... and each value shown is the default" \
 		"$(jq -c '.settings | del(.sources, .config, .digest)' "$OUT/operator-shipped-on.json")" \
 		"$(jq -c '.settings | del(.sources, .config, .digest)' "$OUT/operator-shipped.json")"
+}
+# the keys the binary knows: those plan --help lists
+help_keys() { "$HP" plan --help | sed -n '/^Settings (hugepar.conf(5)/,/^$/{/^ [a-z_]/s/^ \([a-z_]*\) .*/\1/p}' | sort; }
+t_man_pages() {
+	local v page k keys
+	v=$("$HP" --version | sed 's/^hugepar //')
+	expect_eq "the binary's version is the tree's" "$v" "$("$TOP/scripts/version.sh")"
+	for page in "$TOP"/doc/*.[1-8]; do
+		expect_eq "${page##*/}: the version" "$(sed -n '/^\.TH /s/.*"hugepar \([^"]*\)".*/\1/p' "$page")" "$v"
+	done
+	keys=$(help_keys)
+	expect_eq "plan --help lists the ten keys" "$(echo "$keys" | wc -l)" 10
+	expect_eq "hugepar.conf(5) describes the keys the binary has" "$(man_keys)" "$keys"
+	for page in dracut-hugepar.7 hugepar-initramfs-tools.7; do
+		for k in $keys; do
+			[ "$k" = enabled ] && continue
+			check "$page names rd.hugepar.$k=" grep -q "rd\.hugepar\.$k=" "$TOP/doc/$page"
+		done
+		check "$page names rd.hugepar=0" grep -q 'rd\.hugepar=0' "$TOP/doc/$page"
+	done
 }
 # rfx: two nodes of 64G and 96G on the simulated kernel, this boot's initramfs
 rfx() {

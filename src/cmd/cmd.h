@@ -36,6 +36,7 @@ struct command {
 	unsigned options;     /* OPT_* it takes */
 	const char *examples; /* " hugepar plan\n        what it shows\n" ... */
 	const char *exits;    /* its exit status, one line */
+	bool keys;	      /* its help lists the settings' keys */
 	int (*run)(struct ctx *c);
 };
 

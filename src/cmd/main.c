@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "keyname.h"
+#include "keys.h"
 #include "live.h"
 #include "macros.h"
 #include "path.h"
@@ -83,11 +84,25 @@ static void help_options(FILE *f, unsigned bits)
 	}
 }
 
+/* The keys of hugepar.conf(5), each with what it is for. */
+static void help_keys(FILE *f)
+{
+	const char *key, *what;
+
+	fputs("\nSettings (hugepar.conf(5); rd.hugepar.KEY= on the kernel command line, "
+	      "rd.hugepar=0\nfor enabled):\n",
+	      f);
+	for (unsigned i = 0; (key = settings_key_name(i, &what)); i++)
+		fprintf(f, " %-13s %s\n", key, what);
+}
+
 void help_print(FILE *f, const struct command *cmd)
 {
 	if (cmd) {
 		fprintf(f, "Usage:\n hugepar %s [options]\n\n%s", cmd->name, cmd->about);
 		help_options(f, cmd->options);
+		if (cmd->keys)
+			help_keys(f);
 		fprintf(f, "\nExamples:\n%s\nExit status: %s.\nSee hugepar(8) and "
 			   "hugepar.conf(5).\n",
 			cmd->examples, cmd->exits);

@@ -49,4 +49,5 @@ const struct command command_plan = {
     .exits = "0 a plan, 64 a setting was bad and skipped, 1 every pages entry was "
 	     "rejected or the machine could not be read",
     .run = cmd_plan,
+    .keys = true,
 };

@@ -332,6 +332,16 @@ static const struct {
     {"reserve", NULL, set_reserve},
 };
 
+const char *settings_key_name(unsigned i, const char **what)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
+		if (keys[k].what && !i--) {
+			*what = keys[k].what;
+			return keys[k].key;
+		}
+	return NULL;
+}
+
 bool settings_key_known(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)

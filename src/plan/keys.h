@@ -15,5 +15,8 @@ void settings_set(struct hp_settings *s, const char *key, const char *value,
 
 /* Whether name is a key of a settings file (not an old name). */
 bool settings_key_known(const char *name);
+/* The i-th key (old names left out), and what it is for in 'what'; NULL past the
+ * last. */
+const char *settings_key_name(unsigned i, const char **what);
 
 #endif
