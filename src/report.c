@@ -186,8 +186,8 @@ static void plan_text_cell(FILE *f, const struct hp_settings *s,
 			 "%sper-node writes: no threads for %s pages before Linux 6.19",
 			 note[0] ? "; " : "", sz);
 	if (!s->enabled) {
-		fprintf(f, "%-6u %-5s %10llu %10s  %s\n", t->nodes[n].id, sz,
-			(unsigned long long)c->current, req, note);
+		fprintf(f, "%-6u %-5s %10llu %10s%s%s\n", t->nodes[n].id, sz,
+			(unsigned long long)c->current, req, note[0] ? "  " : "", note);
 		return;
 	}
 	if (!mul_u64(c->target, t->sizes[z].kb * 1024, &bytes))
@@ -196,9 +196,10 @@ static void plan_text_cell(FILE *f, const struct hp_settings *s,
 		format_bytes(bytes, mem, sizeof(mem));
 	else
 		strcpy(mem, "0");
-	fprintf(f, "%-6u %-5s %10llu %10s %10llu %8s %+10lld %8u  %s\n", t->nodes[n].id,
+	fprintf(f, "%-6u %-5s %10llu %10s %10llu %8s %+10lld %8u%s%s\n", t->nodes[n].id,
 		sz, (unsigned long long)c->current, req, (unsigned long long)c->target,
-		mem, (long long)(c->target - c->current), c->workers, note);
+		mem, (long long)(c->target - c->current), c->workers, note[0] ? "  " : "",
+		note);
 }
 
 /* Why counts were rounded, once under the table: the step and what it is for. */

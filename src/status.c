@@ -49,9 +49,10 @@ static void show_sizes(FILE *f, const struct json_val *arr)
 		if (peak && peak->type == JSON_NUM && peak->num)
 			snprintf(threads, sizeof(threads), "%llu",
 				 (unsigned long long)peak->num);
-		fprintf(f, "%-5s %-9s %8s %6llu ms  %s\n", json_get_str(z, "size"),
+		fprintf(f, "%-5s %-9s %8s %6llu ms%s%s\n", json_get_str(z, "size"),
 			json_get_str(z, "method"), threads,
 			(unsigned long long)json_get_num(z, "ms"),
+			json_get_str(z, "method_note")[0] ? "  " : "",
 			json_get_str(z, "method_note"));
 	}
 	for (unsigned i = 0; arr && i < arr->n; i++)
@@ -91,12 +92,13 @@ static void show_cell(FILE *f, const struct json_val *nd, const struct json_val 
 	if (rq && rq->type == JSON_NUM)
 		snprintf(req, sizeof(req), "%llu", (unsigned long long)rq->num);
 	cell_memory(c, json_get_num(c, "achieved"), mem, sizeof(mem));
-	fprintf(f, "%-5llu %-5s %8llu %9s %8llu %8llu %8s %6llu ms  %-9s %s\n",
+	fprintf(f, "%-5llu %-5s %8llu %9s %8llu %8llu %8s %6llu ms  %-*s%s\n",
 		(unsigned long long)json_get_num(nd, "node"), json_get_str(c, "size"),
 		(unsigned long long)json_get_num(c, "before"), req,
 		(unsigned long long)json_get_num(c, "target"),
 		(unsigned long long)json_get_num(c, "achieved"), mem,
-		(unsigned long long)json_get_num(c, "ms"), json_get_str(c, "status"),
+		(unsigned long long)json_get_num(c, "ms"),
+		json_get_str(c, "reason")[0] ? 10 : 0, json_get_str(c, "status"),
 		json_get_str(c, "reason"));
 }
 

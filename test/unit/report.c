@@ -143,7 +143,7 @@ UNIT_TEST(text, "hugepar plan's text: topology, plan, mounts and problems")
 	    "up to 3 at once\n"
 	    "NODE   SIZE      BEFORE  REQUESTED     TARGET   MEMORY     CHANGE  THREADS  "
 	    "NOTE\n"
-	    "0      2M            10        100        100     200M        +90        3  \n"
+	    "0      2M            10        100        100     200M        +90        3\n"
 	    "0      1G             0          2          1       1G         +1        0  "
 	    "capped by keep_free; per-node writes: no threads for 1G pages before Linux "
 	    "6.19\n"
@@ -235,9 +235,9 @@ UNIT_TEST(wide, "20-digit counts and long cpulists widen columns, never cut")
 		fprintf(stderr, "  got:\n%s\n  want in it:\n%s\n", out, want);
 	CHECK(out &&
 	      strstr(out, "\n0      2M    18446744073709551615          - "
-			  "18446744073709551615      16E         +0        0  \n"
+			  "18446744073709551615      16E         +0        0\n"
 			  "0      1G             0 10000000000000000000 "
-			  "         0        0         +0        0  \n"
+			  "         0        0         +0        0\n"
 			  "4294967295 2M             0       2048       1536       3G      +1536 "
 			  "       0  capped by free memory: 1600 fit, rounded down by 64 (4.00%)\n"));
 	free(out);
