@@ -74,30 +74,33 @@ endif
 CFLAGS      ?= -O2
 WARN        := -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2 -Wno-format-nonliteral
 HP_CPPFLAGS := -D_GNU_SOURCE $(CPPFLAGS)
+# Each function and object in a section of its own, and the linker keeps only those
+# called: libnuma's affinity.c, which hugepar does not call, would bring in musl's
+# regular expressions, scanf and its DNS resolver (doc/architecture.md).
+GC_SECTIONS := -ffunction-sections -fdata-sections
 
-# The binary, by layer, a folder each (doc/architecture.md; test/layers.sh holds the
-# order): lib/ knows nothing of hugepar; src/kernel/ is the kernel interface (paths,
-# pools, topology, the live kernel, the run lock and restore notes); src/plan/ settings,
-# the plan and the judgement of results; src/engine/ the run and its processes; src/
-# what the commands share (the record, the reports); src/cmd/ the commands, a file
-# each with its help, and main(). The test build adds test/sim/: the simulated
-# kernel and the fault seam's implementation.
-LIB_SRCS    := $(wildcard lib/*.c)
-KERNEL_SRCS := $(filter-out src/kernel/live.c,$(wildcard src/kernel/*.c))
-PLAN_SRCS   := $(wildcard src/plan/*.c)
-ENGINE_SRCS := $(wildcard src/engine/*.c)
-FRONT_SRCS  := $(wildcard src/*.c)
-CMD_SRCS    := $(filter-out src/cmd/main.c,$(wildcard src/cmd/*.c))
-SRCS        := $(LIB_SRCS) $(KERNEL_SRCS) $(PLAN_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) $(CMD_SRCS) \
-	       src/kernel/live.c src/cmd/main.c
+# The binary, by layer, lowest first, a folder each (doc/architecture.md, checked by
+# test/layers.sh): lib/ knows nothing of hugepar; src/kernel/ is the kernel interface
+# (paths, pools, topology, the live kernel, the run lock and restore notes);
+# src/plan/ settings, the plan and the judgement of results; src/engine/ the run and
+# its processes; src/host/ the booted host (its log, systemd's notify, hugetlbfs
+# mounts, the boot hooks' waiter); src/record/ the record written and read back;
+# src/output/ what people and scrapers read; src/cmd/ the commands, a file each with
+# its help, their shared context, and main(). The test build adds test/sim/ to the
+# kernel layer: the simulated kernel and the fault seam's implementation.
+LAYERS      := lib src/kernel src/plan src/engine src/host src/record src/output src/cmd
+# The live kernel and main() are the binary's alone: the unit tests and the fuzzers
+# take the rest, with the simulated kernel.
+LIVE_SRCS   := src/kernel/live.c src/cmd/main.c
+PURE_SRCS   := $(filter-out $(LIVE_SRCS),$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
+SRCS        := $(PURE_SRCS) $(LIVE_SRCS)
 SIM_SRCS    := $(wildcard test/sim/*.c)
-HDRS        := $(wildcard lib/*.h src/*.h src/*/*.h test/sim/*.h)
-INCS        := -Ilib -Isrc/kernel -Isrc/plan -Isrc/engine -Isrc -Isrc/cmd
+HDRS        := $(foreach d,$(LAYERS),$(wildcard $(d)/*.h)) $(wildcard test/sim/*.h)
+INCS        := $(addprefix -I,$(LAYERS))
 SIM_INCS    := $(INCS) -Itest/sim
 # For unit tests and fuzzing: everything but the live kernel and main(), with the
 # simulated kernel (no libnuma, no root).
-PURE        := $(LIB_SRCS) $(KERNEL_SRCS) $(PLAN_SRCS) $(ENGINE_SRCS) $(FRONT_SRCS) $(CMD_SRCS) \
-	       $(SIM_SRCS)
+PURE        := $(PURE_SRCS) $(SIM_SRCS)
 
 # libnuma from numactl's source, built against musl. NUMACTL_SRC=dir skips the fetch.
 NUMACTL_SRC ?= build/src/numactl
@@ -146,10 +149,11 @@ $(1)/libnuma.a: $(NUMACTL_SRC)/libnuma.c $(KINC)/.stamp
 			-c $(abspath $(NUMACTL_SRC))/$$$$f.c -o $$$$f.o || exit 1; done
 	ar rcs $$@ $(addprefix $(1)/,$(LIBNUMA_SRC:.c=.o))
 endef
-$(eval $(call libnuma,$(BUILD)/musl,$(CC),-O2))
+$(eval $(call libnuma,$(BUILD)/musl,$(CC),-O2 $(GC_SECTIONS)))
 $(eval $(call libnuma,$(BUILD)/san,$(CLANG),-O1 -g -fsanitize=address$(comma)undefined))
 
-MUSL_FLAGS  = $(HP_CPPFLAGS) $(WARN) $(PATHMAP) $(CFLAGS) -I$(BUILD)/musl/inc -isystem $(KINC) -static
+MUSL_FLAGS  = $(HP_CPPFLAGS) $(WARN) $(PATHMAP) $(CFLAGS) $(GC_SECTIONS) -Wl,--gc-sections \
+	      -I$(BUILD)/musl/inc -isystem $(KINC) -static
 
 $(BIN): $(SRCS) $(HDRS) $(BUILD)/musl/libnuma.a
 	$(CC) $(MUSL_FLAGS) $(INCS) -o $@ $(SRCS) $(BUILD)/musl/libnuma.a $(LDFLAGS)
@@ -167,8 +171,8 @@ $(BUILD)/hugepar-san: $(SRCS) $(SIM_SRCS) $(HDRS) $(BUILD)/san/libnuma.a
 		-fno-sanitize-recover=all -I$(BUILD)/san/inc -isystem $(KINC) $(SIM_INCS) -o $@ \
 		$(SRCS) $(SIM_SRCS) $(BUILD)/san/libnuma.a
 
-# The unit tests, a file per module of the binary (test/unit/).
-UNIT_SRCS   := $(wildcard test/unit/*.c)
+# The unit tests, a file per module of the binary, by its path (test/unit/unit.h).
+UNIT_SRCS   := test/unit/unit.c $(wildcard test/unit/*/*.c)
 UNIT_HDRS   := $(wildcard test/unit/*.h)
 $(BUILD)/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(PURE) $(HDRS) $(TESTDEPS)
 	@mkdir -p $(BUILD)

@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "text.h"
 #include "file.h"
 #include "parse.h"
 
@@ -72,7 +73,8 @@ static int read_all(int fd, size_t size, size_t max, char **out, size_t *len)
 	return 0;
 }
 
-int read_regular(const char *file, size_t max, char **out, size_t *len, const char **kind)
+int file_read_regular(const char *file, size_t max, char **out, size_t *len,
+		      const char **kind)
 {
 	struct stat st;
 	int fd, rc = 0;
@@ -103,7 +105,7 @@ int read_regular(const char *file, size_t max, char **out, size_t *len, const ch
 	return rc;
 }
 
-uint64_t fnv1a64(uint64_t h, const void *data, size_t len)
+uint64_t file_hash64(uint64_t h, const void *data, size_t len)
 {
 	const unsigned char *p = data;
 
@@ -114,11 +116,11 @@ uint64_t fnv1a64(uint64_t h, const void *data, size_t len)
 	return h;
 }
 
-int mkdir_p(const char *path)
+int file_mkdir_p(const char *path)
 {
 	char buf[4096];
 
-	if (xsnprintf(buf, sizeof(buf), "%s", path))
+	if (text_snprintf(buf, sizeof(buf), "%s", path))
 		return -ENAMETOOLONG;
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
@@ -142,7 +144,7 @@ static int settle_tmp(const char *tmp, const char *file, int rc)
 	return rc;
 }
 
-int replace_file_with(const char *file, void (*body)(FILE *f, const void *arg),
+int file_replace_with(const char *file, void (*body)(FILE *f, const void *arg),
 		      const void *arg)
 {
 	const char *base = strrchr(file, '/');
@@ -175,7 +177,7 @@ int replace_file_with(const char *file, void (*body)(FILE *f, const void *arg),
 	return settle_tmp(tmp, file, rc);
 }
 
-int replace_file(const char *file, const char *tmp, const char *text, size_t len)
+int file_replace(const char *file, const char *tmp, const char *text, size_t len)
 {
 	int fd, rc = 0;
 	ssize_t n;

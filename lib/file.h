@@ -23,25 +23,25 @@
  * says what it is ("a FIFO", "a directory"...); a symbolic link to nothing gives
  * -ENOENT with *kind set; -EFBIG when larger than max. /dev/null reads as empty.
  */
-int read_regular(const char *file, size_t max, char **out, size_t *len,
-		 const char **kind);
+int file_read_regular(const char *file, size_t max, char **out, size_t *len,
+		      const char **kind);
 
 /* mkdir -p with mode 0755; 0 or -errno. */
-int mkdir_p(const char *path);
+int file_mkdir_p(const char *path);
 
 /* Write len bytes of text to tmp (made 0644, not through a link), then rename it
  * over file: readers see the old file or the whole new one. 0 or -errno. */
-int replace_file(const char *file, const char *tmp, const char *text, size_t len);
+int file_replace(const char *file, const char *tmp, const char *text, size_t len);
 
 /* What body prints, to a hidden temp file of a unique name beside file (0644), then
  * renamed over it: readers see the old file or the whole new one. Buffered in 64 KiB
  * on the stack (musl's own buffer is 1 KiB: a write each). 0 or -errno. */
-int replace_file_with(const char *file, void (*body)(FILE *f, const void *arg),
+int file_replace_with(const char *file, void (*body)(FILE *f, const void *arg),
 		      const void *arg);
 
 /* FNV-1a, 64 bits: a digest to tell files apart (not against tampering). Start with
  * FNV1A64_INIT. */
 #define FNV1A64_INIT UINT64_C(0xcbf29ce484222325)
-uint64_t fnv1a64(uint64_t h, const void *data, size_t len);
+uint64_t file_hash64(uint64_t h, const void *data, size_t len);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "json.h"
 #include "macros.h"
 #include "parse.h"
@@ -42,7 +43,7 @@ static void put_string(FILE *f, const char *s)
 			s += run - 1;
 			continue;
 		}
-		if (c >= 0x80 && (run = utf8_len(s)) > 1) {
+		if (c >= 0x80 && (run = text_utf8_len(s)) > 1) {
 			/* valid UTF-8 is text: as it is ("hugé", not "hugÃ©") */
 			fwrite(s, 1, run, f);
 			s += run - 1;

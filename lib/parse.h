@@ -70,30 +70,11 @@ static inline uint64_t add_sat(uint64_t a, uint64_t b, bool *over)
 	return r;
 }
 
-/* Human form of a size in kB: "2M", "1G", "64K". */
-void format_size_kb(uint64_t kb, char *buf, size_t len);
-/* Human form of bytes with one decimal: "1.5G", "512M", "800K". */
-void format_bytes(uint64_t bytes, char *buf, size_t len);
-
-/* The length of the valid UTF-8 sequence at s (1 to 4 bytes, RFC 3629: no overlong
- * form, no surrogate, nothing past U+10FFFF), or 0 when the bytes there are not one
- * (or s is at its end). */
-size_t utf8_len(const char *s);
-/* Text for a terminal or a log: each control character (but the newline), DEL, C1
- * control and byte that is not valid UTF-8 becomes '?', in place. */
-void text_printable(char *s);
-/* fputs() of text_printable()'s form of s. */
-void put_printable(FILE *f, const char *s);
-
 /* Trim leading and trailing whitespace in place; returns the start. */
-char *strtrim(char *s);
+char *parse_trim(char *s);
 /* The next word of a kernel command line at *p into word (room for the whole line),
  * by the kernel's rules: double quotes may enclose spaces, and are dropped; nothing
  * is cut. False at the end. */
-bool cmdline_word(const char **p, char *word);
-
-/* snprintf that reports truncation as -ENOSPC. */
-int xsnprintf(char *buf, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+bool parse_cmdline_word(const char **p, char *word);
 
 #endif

@@ -25,12 +25,12 @@ static uint64_t clock_ms(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-uint64_t now_ms(void)
+uint64_t sys_mono_ms(void)
 {
 	return clock_ms(CLOCK_MONOTONIC);
 }
 
-uint64_t now_us(void)
+uint64_t sys_mono_us(void)
 {
 	struct timespec ts;
 
@@ -38,12 +38,12 @@ uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-uint64_t boottime_ms(void)
+uint64_t sys_boottime_ms(void)
 {
 	return clock_ms(CLOCK_BOOTTIME);
 }
 
-bool pid_gone(pid_t pid)
+bool sys_pid_gone(pid_t pid)
 {
 	char p[64], buf[512], *rp;
 	ssize_t n;
@@ -64,7 +64,7 @@ bool pid_gone(pid_t pid)
 	return rp && (rp[2] == 'Z' || rp[2] == 'X');
 }
 
-int proc_stat_start(const char *text, uint64_t *ticks)
+int sys_proc_start(const char *text, uint64_t *ticks)
 {
 	/* the name (field 2) may hold anything, ')' and spaces too: count from its end */
 	const char *p = strrchr(text, ')');
@@ -83,7 +83,7 @@ int proc_stat_start(const char *text, uint64_t *ticks)
 	return 0;
 }
 
-int self_start(uint64_t *ticks)
+int sys_self_start(uint64_t *ticks)
 {
 	char buf[1024];
 	ssize_t n;
@@ -96,5 +96,5 @@ int self_start(uint64_t *ticks)
 	if (n <= 0)
 		return n < 0 ? -errno : -EINVAL;
 	buf[n] = '\0';
-	return proc_stat_start(buf, ticks);
+	return sys_proc_start(buf, ticks);
 }

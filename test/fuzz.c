@@ -30,15 +30,17 @@
 #include "kinfo.h"
 #include "parse.h"
 #include "path.h"
-#include "plan.h"
-#include "record.h"
+#include "planner.h"
+#include "read.h"
+#include "print.h"
+#include "prometheus.h"
 #include "report.h"
 #include "resolve.h"
 #include "restore.h"
 #include "settings.h"
 #include "sys.h"
 #include "values.h"
-#include "verify.h"
+#include "compare.h"
 
 /* Where the reports go: written in full, then dropped. */
 static FILE *sink;
@@ -136,7 +138,7 @@ static void fuzz_settings(const uint8_t *data, size_t size)
 	char *text = text_of(data, size); /* all of it: a line with a NUL is named */
 
 	settings_init(&s);
-	settings_load_text(&s, "/etc/hugepar.conf", text, size);
+	sources_load_text(&s, "/etc/hugepar.conf", text, size);
 	plan_report(&s);
 	settings_free(&s);
 	free(text);
@@ -148,7 +150,7 @@ static void fuzz_cmdline(const uint8_t *data, size_t size)
 	char *text = text_of(data, size);
 
 	settings_init(&s);
-	settings_load_cmdline(&s, text);
+	sources_load_cmdline(&s, text);
 	kinfo_capture_cmdline(text);
 	plan_report(&s);
 	settings_free(&s);
@@ -162,9 +164,9 @@ static void amount_again(const struct hp_amount *a)
 	struct hp_amount b;
 	char buf[48];
 
-	amount_format(a, buf, sizeof(buf));
+	values_amount_format(a, buf, sizeof(buf));
 	if (a->kind != HP_AMOUNT_BYTES &&
-	    (value_amount(buf, &b) || b.kind != a->kind || b.value != a->value))
+	    (values_amount(buf, &b) || b.kind != a->kind || b.value != a->value))
 		abort();
 }
 
@@ -177,16 +179,16 @@ static void fuzz_values(const uint8_t *data, size_t size)
 	uint64_t u;
 	bool b;
 
-	if (value_amount(text, &a) == 0)
+	if (values_amount(text, &a) == 0)
 		amount_again(&a);
 	memset(&e, 0, sizeof(e));
 	copy = strdup(text);
 	if (!copy)
 		abort();
-	value_entry(copy, &e, why, sizeof(why));
+	values_entry(copy, &e, why, sizeof(why));
 	strcpy(copy, text);
 	memset(&m, 0, sizeof(m));
-	value_mount(copy, &m, why, sizeof(why));
+	values_mount(copy, &m, why, sizeof(why));
 	settings_drop_mount(&m);
 	free(copy);
 	parse_bytes(text, &u);
@@ -204,8 +206,7 @@ static void idlist_again(const struct hp_idset *set)
 	static struct hp_idset again;
 
 	if (idset_format(set, buf, sizeof(buf)) ||
-	    parse_idlist(buf, HP_MAX_CPUS, &again) ||
-	    memcmp(set, &again, sizeof(again)))
+	    parse_idlist(buf, HP_MAX_CPUS, &again) || memcmp(set, &again, sizeof(again)))
 		abort();
 }
 
@@ -230,13 +231,13 @@ static void fuzz_sysfs(const uint8_t *data, size_t size)
 	if (parse_idlist(text, HP_MAX_CPUS, &set) == 0)
 		idlist_again(&set);
 	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		meminfo_kb(text, keys[i], &u);
-	buddyinfo_orders(text);
-	proc_stat_start(text, &u);
+		kinfo_meminfo_kb(text, keys[i], &u);
+	kinfo_buddyinfo_orders(text);
+	sys_proc_start(text, &u);
 	parse_hex(text, &u);
 	pci_again(text);
-	release_at_least(text, 6, 19);
-	parse_u64(strtrim(text), &u);
+	kinfo_release_at_least(text, 6, 19);
+	parse_u64(parse_trim(text), &u);
 	free(text);
 }
 
@@ -269,11 +270,11 @@ static void fuzz_record(const uint8_t *data, size_t size)
 	/* the text is the record's from here */
 	if (record_parse(&r, text, size))
 		return;
-	record_print(sink, &r, HP_FORMAT_TEXT, NULL);
-	record_print(sink, &r, HP_FORMAT_JSON, NULL);
-	record_prometheus(sink, &r, &T);
+	print_record(sink, &r, HP_FORMAT_TEXT, NULL);
+	print_record(sink, &r, HP_FORMAT_JSON, NULL);
+	prometheus_record(sink, &r, &T);
 	bootparams_from_record(sink, &r);
-	pools_compare(&r, &T, sink, &pc);
+	compare_pools(&r, &T, sink, &pc);
 	record_unload(&r);
 }
 
@@ -296,10 +297,10 @@ static void fuzz_restore(const uint8_t *data, size_t size)
 	}
 	f.rc = rc;
 	f.malformed = rc != 0;
-	recovery_describe(&f, line, sizeof(line));
+	restore_describe(&f, line, sizeof(line));
 	f.found = f.raised;
 	f.changed_since = true;
-	recovery_describe(&f, line, sizeof(line));
+	restore_describe(&f, line, sizeof(line));
 	free(text);
 }
 
@@ -318,8 +319,8 @@ static void creds_check(struct cred_list *l)
 		if (l->v[i].len > HP_CRED_MAX || l->v[i].data[l->v[i].len])
 			abort();
 		settings_init(&s);
-		settings_load_text(&s, "credential hugepar.conf (smbios)", l->v[i].data,
-				   l->v[i].len);
+		sources_load_text(&s, "credential hugepar.conf (smbios)", l->v[i].data,
+				  l->v[i].len);
 		plan_report(&s);
 		settings_free(&s);
 	}
@@ -385,7 +386,7 @@ static int replay_file(const struct fuzz_target *t, const char *file)
 	const char *kind;
 	char *text;
 	size_t len;
-	int rc = read_regular(file, HP_MAX_FILE, &text, &len, &kind);
+	int rc = file_read_regular(file, HP_MAX_FILE, &text, &len, &kind);
 
 	if (rc) {
 		fprintf(stderr, "fuzz-replay: %s: %s\n", file, strerror(-rc));
@@ -434,8 +435,9 @@ int main(int argc, char **argv)
 	int bad = 0;
 
 	if (!t) {
-		fprintf(stderr, "usage: fuzz-replay TARGET FILE|DIR... (TARGET: settings, "
-				"cmdline, values, sysfs, record, restore)\n");
+		fprintf(stderr,
+			"usage: fuzz-replay TARGET FILE|DIR... (TARGET: settings, "
+			"cmdline, values, sysfs, record, restore)\n");
 		return 2;
 	}
 	fuzz_init();

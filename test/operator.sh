@@ -12,6 +12,7 @@ tcase old-key "reserve still works as keep_free, and says which key to use"
 tcase rejected "every entry rejected: plan and apply say so and name them, never 'nothing configured'"
 tcase keep-free-too-big "a keep_free of all of a node's memory is named"
 tcase plan-basis "plan takes the free memory this boot's initramfs recorded, and says so; --now the memory now"
+tcase basis-lowered "a later run of the boot that lowered a pool: the next boot's plan has the lower pool, as that boot will"
 tcase next-steps "status gives each shortfall's cause and one line on what to do"
 tcase no-record "status without a record says where to look"
 tcase help "each command's --help: its usage, its options only, two examples or more"
@@ -131,6 +132,25 @@ t_plan_basis() {
 	expect_eq "a record of another boot is not used" "$(jq -c .basis "$OUT/operator-other.json")" \
 		"{\"free_memory\":\"now\",\"record_dir\":\"$OUT/operator-basis\",\"started_boot_ms\":null}"
 }
+# The initramfs reserves 1000 pages a node; a later run in the initramfs (Ignition's
+# drop-in, hugepar-ignition.service) lowers node 1 to 600. The next boot starts
+# without either run's pages: its plan, from this boot's record, is 1000 and 600.
+t_basis_lowered() {
+	local r=$OUT/operator-lowered
+	simfx lowered
+	rm -rf "$r"
+	sim apply --config /dev/null -d "$r" --cmdline "rd.hugepar.pages=2M:1000" >/dev/null 2>&1
+	sim apply --config /dev/null -d "$r" --cmdline "rd.hugepar.pages=2M:1000@0,2M:600@1" >/dev/null 2>&1
+	expect_eq "the later run lowered node 1" \
+		"$(jq -r '[.nodes[] | .sizes[] | select(.size == "2M") | "\(.before) \(.achieved) \(.own)"] | join(", ")' "$r/status.json")" \
+		"1000 1000 1000, 1000 600 600"
+	rm "$SIM/etc/initrd-release"
+	sim plan --json --config /dev/null -d "$r" --cmdline "rd.hugepar.pages=2M:1000@0,2M:600@1" >"$r.json"
+	expect_eq "the next boot's plan: from the record, node 1 lowered" \
+		"$(jq -r '.basis.free_memory + ": " + ([.plan.nodes[] | .sizes[] | select(.size == "2M") | .target | tostring] | join(" "))' "$r.json")" \
+		"initramfs: 1000 600"
+}
+
 # status R: hugepar status of the record directory R, its "What to do" lines
 todo() { "$HP" status -d "$1" 2>/dev/null | sed -n '/^What to do:$/,$p' | sed 1d; }
 t_next_steps() {

@@ -19,7 +19,7 @@
 #                            package fresh image boot arm64
 #   TESTS="SUITE:CASE ..."   only these cases of a suite, and only their work (globs
 #                            as in the shell), e.g. TESTS="boot:6.12-shares boot:7-*",
-#                            TESTS="engine:rule*" or TESTS="unit:plan.*"
+#                            TESTS="engine:rule*" or TESTS="unit:plan/*"
 #   TESTS=list               list every case as SUITE:CASE with its description;
 #                            builds and runs nothing
 #   HUGEPAR_LONG=1       also the long cases (`make check-all`): a suite declares them

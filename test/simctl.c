@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "simctl: %s: %s\n", argv[1], strerror(-rc));
 		return 1;
 	}
-	hugetlb_use(&hugetlb_sim);
+	hugetlb_use(&sim_hugetlb);
 	if (strcmp(argv[2], "show") == 0) {
 		sim_show(stdout);
 		return 0;
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[4], "-1") == 0)
 			rc = hugetlb_set_global(kb, val);
 		else if (!num(argv[4], &node))
-			rc = hugetlb_sim.write_nr((int)node, kb, val);
+			rc = sim_hugetlb.write_nr((int)node, kb, val);
 		else
 			return 2;
 		if (rc)
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 
 		if (path_read(release, sizeof(release), "/proc/sys/kernel/osrelease") ==
 		    0)
-			strtrim(release);
+			parse_trim(release);
 		hugetlb_set_release(release);
 		rc = hugetlb_set_node((unsigned)node, kb, val);
 		if (rc)

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static long long now_us(void)
+static long long sys_mono_us(void)
 {
 	struct timespec ts;
 
@@ -77,9 +77,9 @@ int main(int argc, char **argv)
 			"PROGRAM [ARG]...\n");
 		return 2;
 	}
-	t0 = now_us();
+	t0 = sys_mono_us();
 	rc = !strcmp(argv[2], "write") ? write_all(argv + 3, argc - 3) : run(argv + 3);
-	t1 = now_us();
+	t1 = sys_mono_us();
 	printf("BENCH %s %.3f %lld %lld\n", argv[1], (t1 - t0) / 1000.0, t0, t1);
 	return rc;
 }

@@ -16,6 +16,7 @@ tcase cross "make ARCH=arm64 gives a static aarch64 binary that plans as the gol
 tcase reproducible "hugepar built in two folders of different names is the same, byte for byte"
 tcase paths "every repository path a doc or a comment names exists"
 tcase unit-list "test/unit/list.sh lists the unit tests as build/unit --list does"
+tcase size "the stripped binary is under 300 KiB: only what it calls is linked"
 tcase deps "scripts/deps.sh finishes a dpkg run cut off before it calls apt-get"
 
 t_syncheck() { check "make syncheck" make --no-print-directory -s syncheck; }
@@ -31,7 +32,7 @@ t_interpreter() {
 # the function to its closing brace), the binary's and the tests' alike; shell
 # functions of at most 70 too, in every script of the tree.
 t_length() {
-	local c_files=(lib/*.[ch] src/*.[ch] src/*/*.[ch] test/sim/*.[ch] test/unit/*.[ch] test/*.c)
+	local c_files=(lib/*.[ch] src/*/*.[ch] test/sim/*.[ch] test/unit/*.[ch] test/unit/*/*.[ch] test/*.c)
 	local sh_files=(module-setup.sh hook/*.sh test/*.sh bench/*.sh scripts/*.sh image/*.sh .ci/run
 		initramfs-tools/hooks/* initramfs-tools/scripts/*/*)
 	expect_eq "no C file over 500 lines" "$(wc -l "${c_files[@]}" | awk '$2 != "total" && $1 > 500 {print $2 " (" $1 ")"}')" ""
@@ -71,6 +72,17 @@ sh_functions() {
 			}
 		}
 	}' "$@"
+}
+
+# The binary goes into every initramfs: libnuma's objects that hugepar does not call
+# (affinity.c: regular expressions, scanf, getaddrinfo) must not come with it.
+t_size() {
+	local size
+	(cd "$TOP" && make -s hugepar >/dev/null) || { check "make hugepar" false; return; }
+	size=$(stat -c %s "$TOP/build/hugepar.stripped")
+	check "stripped: $size bytes, under 300 KiB" test "$size" -lt $((300 * 1024))
+	expect_eq "no regular expressions, no resolver" \
+		"$(nm "$TOP/hugepar" | awk '$3 == "regcomp" || $3 == "getaddrinfo" { print $3 }')" ""
 }
 
 t_install() {

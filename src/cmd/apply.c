@@ -7,8 +7,12 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "text.h"
 #include "clock.h"
 #include "cmd.h"
+#include "kmsg.h"
+#include "path.h"
+#include "log.h"
 #include "engine.h"
 #include "fault.h"
 #include "file.h"
@@ -23,10 +27,10 @@ static int stand_aside(struct ctx *c, const char *why)
 {
 	int rc = record_aside(c->record_dir, &c->settings, why);
 
-	record_log(LOG_INFO, "%s: nothing done, its memory is the dump's", why);
+	log_line(LOG_INFO, "%s: nothing done, its memory is the dump's", why);
 	if (rc)
-		record_log(LOG_ERR, "cannot write the record in %s: %s", c->record_dir,
-			   strerror(-rc));
+		log_line(LOG_ERR, "cannot write the record in %s: %s", c->record_dir,
+			 strerror(-rc));
 	return rc ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -41,10 +45,10 @@ static int apply_failed(struct ctx *c, const struct hp_recovery *rec, int code,
 	snprintf(why, sizeof(why), fmt, arg);
 	fprintf(stderr, "hugepar: %s\n", why);
 	rc = record_failure(c->record_dir, &c->settings, rec, why);
-	record_log(LOG_ERR, "failed: %s; nothing done", why);
+	log_line(LOG_ERR, "failed: %s; nothing done", why);
 	if (rc)
-		record_log(LOG_ERR, "cannot write the record in %s: %s", c->record_dir,
-			   strerror(-rc));
+		log_line(LOG_ERR, "cannot write the record in %s: %s", c->record_dir,
+			 strerror(-rc));
 	return code;
 }
 
@@ -62,7 +66,7 @@ static void recovery_fold(const struct hp_recovery *rec, struct hp_result *res)
 		res->status = HP_STATUS_FAILED;
 		if (res->error[0])
 			continue;
-		recovery_describe(f, line, sizeof(line));
+		restore_describe(f, line, sizeof(line));
 		/* (the note's own words are cut, not the end that says what to do) */
 		snprintf(res->error, sizeof(res->error),
 			 "%.140s; its restore note is kept for hugepar recover", line);
@@ -106,10 +110,10 @@ static int apply_locked(struct ctx *c, uint64_t deadline)
 	int rc;
 
 	fault_at("lock");
-	if (capture_kernel(c, why, sizeof(why)))
+	if (context_capture_kernel(c, why, sizeof(why)))
 		return stand_aside(c, why);
 	restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);
-	if (load_machine(c))
+	if (context_load_machine(c))
 		return apply_failed(c, &rec, EXIT_FAIL, "cannot read the topology: %s",
 				    c->topo.error);
 	fault_at("topology");
@@ -120,20 +124,20 @@ static int apply_locked(struct ctx *c, uint64_t deadline)
 	rejected_fold(&c->settings, &res);
 	if (rc)
 		fprintf(stderr, "hugepar: %s\n", res.error);
-	load_setters(c, &res);
+	context_load_setters(c, &res);
 	rc = fault_at("record");
 	if (!rc)
 		rc = record_write(c->record_dir, &c->settings, &c->topo, &c->plan, &res,
 				  &rec, &c->setters);
-	record_kmsg(&c->topo, &c->plan, &res, &rec);
-	record_kmsg_setters(&c->setters);
+	kmsg_summary(&c->topo, &c->plan, &res, &rec);
+	kmsg_setters(&c->setters);
 	/* the record is what the booted system reads: a run without one has failed,
 	 * whatever it reserved */
 	if (rc)
-		record_log(LOG_ERR, "cannot write the record in %s: %s", c->record_dir,
-			   strerror(-rc));
+		log_line(LOG_ERR, "cannot write the record in %s: %s", c->record_dir,
+			 strerror(-rc));
 	fault_at("done");
-	rc = rc ? EXIT_FAIL : exit_of(res.status);
+	rc = rc ? EXIT_FAIL : context_exit_code(res.status);
 	engine_result_free(&res);
 	return rc;
 }
@@ -144,7 +148,7 @@ static int apply(struct ctx *c, uint64_t deadline, uint64_t boot_deadline)
 {
 	struct hp_recovery none = {0};
 	uint64_t ticks;
-	int rc = run_lock(deadline);
+	int rc = restore_run_lock(deadline);
 
 	if (rc == -EAGAIN)
 		return apply_failed(
@@ -152,16 +156,17 @@ static int apply(struct ctx *c, uint64_t deadline, uint64_t boot_deadline)
 		    "another hugepar apply held the lock until the deadline");
 	if (rc)
 		return apply_failed(c, &none, EXIT_FAIL,
-				    "cannot take the lock in " HP_STATE_DIR ": %s",
-				    state_dir_error(rc));
+				    "cannot take the lock in " HP_RUN_DIR ": %s",
+				    restore_dir_error(rc));
 	waiter_clear(c->record_dir);
-	if (self_start(&ticks) == 0) /* before the pid: wait checks one by the other */
+	if (sys_self_start(&ticks) ==
+	    0) /* before the pid: wait checks one by the other */
 		publish(c, HP_PUB_START, ticks);
 	publish(c, HP_PUB_PID, (uint64_t)getpid());
 	publish(c, HP_PUB_DEADLINE, boot_deadline);
 	rc = apply_locked(c, deadline);
 	publish(c, HP_PUB_EXIT, (uint64_t)rc);
-	run_unlock();
+	restore_run_unlock();
 	return rc;
 }
 
@@ -189,24 +194,24 @@ static void mark_initramfs_stale(const struct ctx *c, const char *digest)
 	char p[4096], tmp[4200], text[80];
 	int n = snprintf(text, sizeof(text), "%s\n", digest), rc;
 
-	if (xsnprintf(p, sizeof(p), "%s/%s", c->record_dir, HP_STALE_MARK) ||
-	    xsnprintf(tmp, sizeof(tmp), "%s/.%s.new", c->record_dir, HP_STALE_MARK))
+	if (text_snprintf(p, sizeof(p), "%s/%s", c->record_dir, HP_STALE_MARK) ||
+	    text_snprintf(tmp, sizeof(tmp), "%s/.%s.new", c->record_dir, HP_STALE_MARK))
 		rc = -ENAMETOOLONG;
 	else
-		rc = replace_file(p, tmp, text, (size_t)n);
+		rc = file_replace(p, tmp, text, (size_t)n);
 	if (rc)
 		fprintf(stderr, "hugepar: cannot write %s: %s\n", p, strerror(-rc));
 }
 
 int cmd_apply(struct ctx *c)
 {
-	uint64_t start = clock_now_ms(), boot = boottime_ms();
-	int rc = state_dir_check(c->record_dir, true);
+	uint64_t start = clock_now_ms(), boot = sys_boottime_ms();
+	int rc = restore_dir_check(c->record_dir, true);
 	char digest[64];
 
 	if (rc) {
 		fprintf(stderr, "hugepar: the record directory %s: %s\n", c->record_dir,
-			state_dir_error(rc));
+			restore_dir_error(rc));
 		return EXIT_FAIL;
 	}
 	stop_install();
@@ -214,7 +219,7 @@ int cmd_apply(struct ctx *c)
 	fault_at("start");
 	if (fault_flag("parallel")) /* the test build's boot tests: no probe */
 		c->method = HP_METHOD_PARALLEL;
-	if (load_settings(c)) {
+	if (context_load_settings(c)) {
 		rc = EXIT_FAIL;
 	} else if (c->if_changed && !settings_changed(c, digest, sizeof(digest))) {
 		printf("hugepar: the settings files are those the last run read (%s): "
@@ -225,10 +230,10 @@ int cmd_apply(struct ctx *c)
 		/* systemd: the unit's start timeout is hugepar's own deadline */
 		notify_extend_timeout(c->settings.timeout_ms + HP_WAIT_GRACE_MS);
 		if (c->if_changed)
-			record_log(LOG_NOTICE,
-				   "the settings files are not those the initramfs "
-				   "read (%s): applying them now",
-				   digest);
+			log_line(LOG_NOTICE,
+				 "the settings files are not those the initramfs "
+				 "read (%s): applying them now",
+				 digest);
 		rc = apply(c, start + c->settings.timeout_ms,
 			   boot + c->settings.timeout_ms);
 		if (c->if_changed)
@@ -238,15 +243,15 @@ int cmd_apply(struct ctx *c)
 	return rc;
 }
 
-
-const struct command command_apply = {
+const struct command apply_command = {
     .name = "apply",
     .summary = "reserve the planned huge pages now, on every node in parallel",
-    .about = "Carry the plan out: on every node at once, threads (worker processes)\n"
-	     "pinned to it reserve the pages, one write makes them the pool's, each node is\n"
-	     "read back and topped up or trimmed. The record goes to the record directory\n"
-	     "and one line to the kernel log. The initramfs runs it at every boot; on a\n"
-	     "running system it takes what the settings ask now.\n",
+    .about =
+	"Carry the plan out: on every node at once, threads (worker processes)\n"
+	"pinned to it reserve the pages, one write makes them the pool's, each node is\n"
+	"read back and topped up or trimmed. The record goes to the record directory\n"
+	"and one line to the kernel log. The initramfs runs it at every boot; on a\n"
+	"running system it takes what the settings ask now.\n",
     .options = OPT_SYSROOT | OPT_CONFIG | OPT_CMDLINE | OPT_METHOD | OPT_RECORD_DIR |
 	       OPT_IF_CHANGED | OPT_ROOT,
     .examples = " hugepar apply\n"

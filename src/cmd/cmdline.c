@@ -25,13 +25,13 @@ int cmd_cmdline(struct ctx *c)
 		return rc ? EXIT_BAD_RECORD : EXIT_OK;
 	}
 	c->basis_wanted = true;
-	if (load_settings(c) || load_machine(c))
+	if (context_load_settings(c) || context_load_machine(c))
 		return EXIT_FAIL;
 	bootparams_from_plan(stdout, &c->topo, &c->plan);
 	return c->settings.nproblems ? EXIT_PARTIAL : EXIT_OK;
 }
 
-const struct command command_cmdline = {
+const struct command cmdline_command = {
     .name = "cmdline",
     .summary = "print the kernel command line for the pools asked for",
     .about =

@@ -24,11 +24,11 @@
 
 #define DEFAULT_CONFIG "/etc/hugepar.conf"
 
-const struct command *const commands[] = {
-    &command_plan,   &command_apply, &command_status,  &command_verify,
-    &command_cmdline, &command_wait,  &command_recover,
+const struct command *const cmd_list[] = {
+    &plan_command,   &apply_command, &status_command,  &verify_command,
+    &cmdline_command, &wait_command,  &recover_command,
 };
-const unsigned ncommands = ARRAY_SIZE(commands);
+const unsigned cmd_count = ARRAY_SIZE(cmd_list);
 
 /* An option: its long form, its letter (0: none), its argument, the commands' bit
  * (0: every command's), its line in a command's help. */
@@ -49,7 +49,7 @@ static const struct {
     {{"method", required_argument, NULL, 'm'}, 'm', OPT_METHOD, "METHOD",
      "auto, parallel or serial (default auto)"},
     {{"record-dir", required_argument, NULL, 'd'}, 'd', OPT_RECORD_DIR, "DIR",
-     "where the record lives (default " HP_RECORD_DIR ")"},
+     "where the record lives (default " HP_RUN_DIR ")"},
     {{"now", no_argument, NULL, 'N'}, 0, OPT_NOW, NULL,
      "the memory free now, not the boot's"},
     {{"json", no_argument, NULL, 'J'}, 'J', OPT_JSON, NULL, "print JSON (--format=json)"},
@@ -92,11 +92,11 @@ static void help_keys(FILE *f)
 	fputs("\nSettings (hugepar.conf(5); rd.hugepar.KEY= on the kernel command line, "
 	      "rd.hugepar=0\nfor enabled):\n",
 	      f);
-	for (unsigned i = 0; (key = settings_key_name(i, &what)); i++)
+	for (unsigned i = 0; (key = keys_name(i, &what)); i++)
 		fprintf(f, " %-13s %s\n", key, what);
 }
 
-void help_print(FILE *f, const struct command *cmd)
+void cmd_help_print(FILE *f, const struct command *cmd)
 {
 	if (cmd) {
 		fprintf(f, "Usage:\n hugepar %s [options]\n\n%s", cmd->name, cmd->about);
@@ -111,8 +111,8 @@ void help_print(FILE *f, const struct command *cmd)
 	fputs("Usage:\n hugepar COMMAND [options]\n\nReserve huge pages on every NUMA "
 	      "node, in parallel, from the initramfs.\n\nCommands:\n",
 	      f);
-	for (unsigned i = 0; i < ncommands; i++)
-		fprintf(f, " %-9s %s\n", commands[i]->name, commands[i]->summary);
+	for (unsigned i = 0; i < cmd_count; i++)
+		fprintf(f, " %-9s %s\n", cmd_list[i]->name, cmd_list[i]->summary);
 	fputs("\nOptions:\n"
 	      " -h, --help     display this help; hugepar COMMAND --help: the command's\n"
 	      " -V, --version  display version\n"
@@ -137,21 +137,21 @@ static int usage_error(const char *who, const char *fmt, const char *arg)
 
 static const struct command *command_named(const char *name)
 {
-	for (unsigned i = 0; i < ncommands; i++)
-		if (strcmp(name, commands[i]->name) == 0)
-			return commands[i];
+	for (unsigned i = 0; i < cmd_count; i++)
+		if (strcmp(name, cmd_list[i]->name) == 0)
+			return cmd_list[i];
 	return NULL;
 }
 
 /* An unknown command, and the one it is close to. */
 static int unknown_command(const char *name)
 {
-	const char *names[ARRAY_SIZE(commands)], *meant;
+	const char *names[ARRAY_SIZE(cmd_list)], *meant;
 	char what[160];
 
-	for (unsigned i = 0; i < ncommands; i++)
-		names[i] = commands[i]->name;
-	meant = keyname_meant(name, names, ncommands);
+	for (unsigned i = 0; i < cmd_count; i++)
+		names[i] = cmd_list[i]->name;
+	meant = keyname_meant(name, names, cmd_count);
 	snprintf(what, sizeof(what), "unknown command '%%s'%s%s%s",
 		 meant && command_named(meant) ? " (did you mean '" : "",
 		 meant && command_named(meant) ? meant : "",
@@ -228,7 +228,7 @@ static int format_parse(const struct command *cmd, const char *s, enum hp_format
 		*f = HP_FORMAT_TEXT;
 	else if (strcmp(s, "json") == 0)
 		*f = HP_FORMAT_JSON;
-	else if (strcmp(s, "prometheus") == 0 && cmd == &command_status)
+	else if (strcmp(s, "prometheus") == 0 && cmd == &status_command)
 		*f = HP_FORMAT_PROMETHEUS;
 	else
 		return -EINVAL;
@@ -254,7 +254,7 @@ static int take_value(struct ctx *c, const struct command *cmd, int opt, const c
 		c->root = arg;
 		break;
 	case 'm':
-		if (method_parse(arg, &c->method))
+		if (result_method_parse(arg, &c->method))
 			return usage_error(cmd->name,
 					   "--method %s: expected auto, parallel or serial",
 					   arg);
@@ -268,7 +268,7 @@ static int take_value(struct ctx *c, const struct command *cmd, int opt, const c
 	case 'f':
 		if (format_parse(cmd, arg, &c->format))
 			return usage_error(cmd->name,
-					   cmd == &command_status
+					   cmd == &status_command
 					       ? "--format %s: expected text, json or prometheus"
 					       : "--format %s: expected text or json",
 					   arg);
@@ -288,10 +288,10 @@ static int not_its_option(const struct command *cmd, const char *name, unsigned 
 {
 	char whose[160] = "", what[224];
 
-	for (unsigned i = 0; i < ncommands; i++)
-		if (commands[i]->options & bit)
+	for (unsigned i = 0; i < cmd_count; i++)
+		if (cmd_list[i]->options & bit)
 			snprintf(whose + strlen(whose), sizeof(whose) - strlen(whose),
-				 "%s%s", whose[0] ? ", " : "", commands[i]->name);
+				 "%s%s", whose[0] ? ", " : "", cmd_list[i]->name);
 	snprintf(what, sizeof(what), "--%%s is not an option of %s (it is %s's)",
 		 cmd->name, whose);
 	return usage_error(cmd->name, what, name);
@@ -363,7 +363,7 @@ static int take_options(struct ctx *c, const struct command *cmd, int argc, char
 		if (opt == '?' || opt == ':')
 			return option_error(who, opt, bad);
 		if (opt == 'h') {
-			help_print(stdout, cmd);
+			cmd_help_print(stdout, cmd);
 			return EXIT_OK;
 		}
 		if (opt == 'V') {
@@ -398,7 +398,7 @@ static int take_options(struct ctx *c, const struct command *cmd, int argc, char
  * one under the sysroot. */
 static int choose_kernel(const struct ctx *c)
 {
-	hugetlb_use(&hugetlb_live);
+	hugetlb_use(&live_hugetlb);
 #ifdef HUGEPAR_TESTING
 	if (c->simulate) {
 		int rc = sim_open();
@@ -409,9 +409,9 @@ static int choose_kernel(const struct ctx *c)
 				path_root(), strerror(-rc));
 			return EXIT_FAIL;
 		}
-		hugetlb_use(&hugetlb_sim);
+		hugetlb_use(&sim_hugetlb);
 		/* an apply's processes on the simulated kernel's own clock */
-		if (strcmp(c->command, "apply") == 0 && (rc = simclock_join())) {
+		if (strcmp(c->command, "apply") == 0 && (rc = sim_clock_join())) {
 			fprintf(stderr, "hugepar: cannot join the simulated clock: %s\n",
 				strerror(-rc));
 			return EXIT_FAIL;
@@ -431,7 +431,7 @@ static int help_command(int argc, char **argv)
 		i++;
 	if (i + 1 < argc && !(cmd = command_named(argv[i + 1])))
 		return unknown_command(argv[i + 1]);
-	help_print(stdout, cmd);
+	cmd_help_print(stdout, cmd);
 	return EXIT_OK;
 }
 
@@ -447,7 +447,7 @@ int main(int argc, char **argv)
 	if (word && !(cmd = command_named(word)))
 		return unknown_command(word);
 	c.config = DEFAULT_CONFIG;
-	c.record_dir = HP_RECORD_DIR;
+	c.record_dir = HP_RUN_DIR;
 	c.method = HP_METHOD_AUTO;
 	if ((rc = take_options(&c, cmd, argc, argv)) >= 0)
 		return rc;

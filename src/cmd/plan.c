@@ -10,9 +10,9 @@
 int cmd_plan(struct ctx *c)
 {
 	c->basis_wanted = true;
-	if (load_settings(c) || load_machine(c))
+	if (context_load_settings(c) || context_load_machine(c))
 		return EXIT_FAIL;
-	load_setters(c, NULL);
+	context_load_setters(c, NULL);
 	if (c->format == HP_FORMAT_JSON) {
 		report_plan_json(stdout, &c->settings, &c->topo, &c->plan, &c->basis,
 				 &c->setters);
@@ -29,15 +29,15 @@ int cmd_plan(struct ctx *c)
 	return c->settings.nproblems || c->settings.failed ? EXIT_PARTIAL : EXIT_OK;
 }
 
-
-const struct command command_plan = {
+const struct command plan_command = {
     .name = "plan",
     .summary = "show what the next boot will reserve on each node; change nothing",
-    .about = "Read the machine and the settings (hugepar.conf, its .d, the kernel command\n"
-	     "line) and show, per node and page size, the pool before, what is asked,\n"
-	     "the target and the threads, with a note where a target is cut. The free\n"
-	     "memory is what this boot's initramfs found (its record), so that the plan is\n"
-	     "the next boot's; --now takes the memory free now.\n",
+    .about =
+	"Read the machine and the settings (hugepar.conf, its .d, the kernel command\n"
+	"line) and show, per node and page size, the pool before, what is asked,\n"
+	"the target and the threads, with a note where a target is cut. The free\n"
+	"memory is what this boot's initramfs found (its record), so that the plan is\n"
+	"the next boot's; --now takes the memory free now.\n",
     .options = OPT_SYSROOT | OPT_CONFIG | OPT_CMDLINE | OPT_RECORD_DIR | OPT_NOW |
 	       OPT_JSON | OPT_FORMAT | OPT_ROOT,
     .examples = " hugepar plan\n"

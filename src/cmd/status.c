@@ -6,19 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "advice.h"
 #include "cmd.h"
+#include "prometheus.h"
 #include "kinfo.h"
 #include "parse.h"
 #include "path.h"
 #include "setfiles.h"
-#include "verify.h"
+#include "compare.h"
 
 /* The record's pools as setters_judge() takes them: what the run achieved. */
 static bool record_pools(const struct json_val *v, struct setters_pools *p, unsigned *ids,
 			 uint64_t *kb, uint64_t *pages, uint64_t *asked)
 {
-	const struct json_val *nodes = json_get(v, "nodes"), *sizes = json_get(v, "sizes");
+	const struct json_val *nodes = json_get(v, "nodes"),
+			      *sizes = json_get(v, "sizes");
 
 	if (!nodes || !sizes || nodes->n > HP_MAX_NODES || sizes->n > HP_MAX_SIZES)
 		return false;
@@ -59,13 +62,14 @@ static void setters_now(const struct hp_record *r, struct hp_setters *now)
 
 	memset(now, 0, sizeof(*now));
 	if (!path_read(boot_id, sizeof(boot_id), "/proc/sys/kernel/random/boot_id") &&
-	    !strcmp(strtrim(boot_id), json_get_str(&r->v, "boot_id")) && ids && pages &&
-	    asked && f && record_pools(&r->v, &p, ids, kb, pages, asked) &&
+	    !strcmp(parse_trim(boot_id), json_get_str(&r->v, "boot_id")) && ids &&
+	    pages && asked && f && record_pools(&r->v, &p, ids, kb, pages, asked) &&
 	    !setfiles_read(f, NULL)) {
 		if (path_read(cmdline, sizeof(cmdline), "/proc/cmdline"))
 			cmdline[0] = '\0';
 		rc = path_read(text, sizeof(text), "/proc/meminfo");
-		if ((rc == 0 || rc == -EFBIG) && meminfo_kb(text, "Hugepagesize", &dkb) == 0)
+		if ((rc == 0 || rc == -EFBIG) &&
+		    kinfo_meminfo_kb(text, "Hugepagesize", &dkb) == 0)
 			p.default_kb = dkb;
 		setters_judge(f, cmdline, &p, now);
 	}
@@ -97,13 +101,13 @@ int cmd_status(struct ctx *c)
 		return EXIT_FAIL;
 	}
 	if (c->check)
-		pools_compare(&r, &c->topo, stdout, &pc);
+		compare_pools(&r, &c->topo, stdout, &pc);
 	if (c->format == HP_FORMAT_TEXT && !c->check)
 		setters_now(&r, &c->setters);
 	if (c->format == HP_FORMAT_PROMETHEUS)
-		record_prometheus(stdout, &r, live ? &c->topo : NULL);
+		prometheus_record(stdout, &r, live ? &c->topo : NULL);
 	else if (!c->check || c->format == HP_FORMAT_JSON)
-		record_print(stdout, &r, c->format, &c->setters);
+		print_record(stdout, &r, c->format, &c->setters);
 	/* --check answers one question, whether the pools are as the run left them; how
 	 * the run went against the settings is the record's status (and verify's). A
 	 * record of no pools (a run that failed before it read them) answers nothing:
@@ -117,34 +121,35 @@ int cmd_status(struct ctx *c)
 		    json_get_str(&r.v, "status"),
 		    json_get_str(&r.v, "error")[0] ? ": " : "",
 		    json_get_str(&r.v, "error"));
-		put_printable(stderr, line);
+		text_put_printable(stderr, line);
 		fputc('\n', stderr);
-		rc = exit_of(r.status);
+		rc = context_exit_code(r.status);
 	} else if (c->check) {
 		rc = pc.drift ? EXIT_DRIFT : EXIT_OK;
 	} else {
-		rc = exit_of(r.status);
+		rc = context_exit_code(r.status);
 	}
 	record_unload(&r);
 	return rc;
 }
 
-
-const struct command command_status = {
+const struct command status_command = {
     .name = "status",
     .summary = "show what the boot's run did, and what to do where pages are short",
-    .about = "Print the record of the last apply (the boot's, under /run/hugepar): how it\n"
-	     "went, each node's pool before and after against its target, the problems of\n"
-	     "the settings, and for each shortfall its cause and what to do. --check\n"
-	     "compares the pools now with what the run left.\n",
-    .options = OPT_SYSROOT | OPT_CONFIG | OPT_RECORD_DIR | OPT_JSON | OPT_FORMAT |
-	       OPT_CHECK,
-    .examples = " hugepar status\n"
-		"        what the boot did, and what to do next\n"
-		" hugepar status --check\n"
-		"        whether the pools are still what the boot left (exit 65 if not)\n"
-		" hugepar status --format=prometheus\n"
-		"        the record as gauges, as node_exporter's textfile gets them\n",
+    .about =
+	"Print the record of the last apply (the boot's, under /run/hugepar): how it\n"
+	"went, each node's pool before and after against its target, the problems of\n"
+	"the settings, and for each shortfall its cause and what to do. --check\n"
+	"compares the pools now with what the run left.\n",
+    .options =
+	OPT_SYSROOT | OPT_CONFIG | OPT_RECORD_DIR | OPT_JSON | OPT_FORMAT | OPT_CHECK,
+    .examples =
+	" hugepar status\n"
+	"        what the boot did, and what to do next\n"
+	" hugepar status --check\n"
+	"        whether the pools are still what the boot left (exit 65 if not)\n"
+	" hugepar status --format=prometheus\n"
+	"        the record as gauges, as node_exporter's textfile gets them\n",
     .exits = "the record's: 0 ok, 64 partial, 1 failed; 3 no record, 4 a record that "
 	     "cannot be read; --check: 0 or 65",
     .run = cmd_status,

@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "cmd.h"
+#include "log.h"
 #include "macros.h"
 #include "restore.h"
 #include "sys.h"
@@ -17,9 +18,9 @@ static void wait_settle(struct ctx *c, const char *why)
 {
 	struct hp_recovery rec = {0};
 
-	if (run_lock(clock_now_ms() + 2000) == 0) {
+	if (restore_run_lock(clock_now_ms() + 2000) == 0) {
 		restore_recover(rec.fix, HP_MAX_SIZES, &rec.n);
-		run_unlock();
+		restore_run_unlock();
 	}
 	record_failure(c->record_dir, &c->settings, &rec, why);
 }
@@ -33,9 +34,9 @@ int cmd_wait(struct ctx *c)
 	char why[256];
 
 	/* A run that died before publishing its deadline: take the settings' own. */
-	load_settings(c);
-	fallback = boottime_ms() + c->settings.timeout_ms;
-	wait_for_run(c->record_dir, fallback, &w);
+	context_load_settings(c);
+	fallback = sys_boottime_ms() + c->settings.timeout_ms;
+	waiter_wait_run(c->record_dir, fallback, &w);
 	if (!w.started)
 		return EXIT_OK;
 	if (w.exited)
@@ -43,18 +44,18 @@ int cmd_wait(struct ctx *c)
 	if (w.foreign) {
 		/* not shown to be hugepar's run: never signalled, and its lock (if it
 		 * still runs) keeps what it does from being undone here */
-		record_log(LOG_WARNING, "no result from apply: %s; the boot goes on",
-			   w.why);
+		log_line(LOG_WARNING, "no result from apply: %s; the boot goes on",
+			 w.why);
 		snprintf(why, sizeof(why), "no result: %s", w.why);
 		wait_settle(c, why);
 		return EXIT_FAIL;
 	}
-	record_log(LOG_WARNING, "%s after %llu ms; the boot goes on",
-		   w.stopped
-		       ? (w.killed ? "apply was still running past its deadline: killed"
-				   : "apply was still running past its deadline: stopped")
-		       : "apply ended without a result",
-		   (unsigned long long)w.waited_ms);
+	log_line(LOG_WARNING, "%s after %llu ms; the boot goes on",
+		 w.stopped
+		     ? (w.killed ? "apply was still running past its deadline: killed"
+				 : "apply was still running past its deadline: stopped")
+		     : "apply ended without a result",
+		 (unsigned long long)w.waited_ms);
 	if (!w.stopped || w.killed)
 		wait_settle(c, w.killed
 				   ? "stopped at the root switch: still running past "
@@ -63,13 +64,15 @@ int cmd_wait(struct ctx *c)
 	return EXIT_FAIL;
 }
 
-const struct command command_wait = {
+const struct command wait_command = {
     .name = "wait",
-    .summary = "for the boot hooks: wait for a background apply, no longer than its deadline",
-    .about = "Wait for the apply that the boot hooks started in the background, as long as\n"
-	     "its published deadline and 10 s more; then stop it. A run that ended without\n"
-	     "its result, or had to be stopped, is recorded as such and what it left raised\n"
-	     "is put back. The boot goes on whatever happened.\n",
+    .summary =
+	"for the boot hooks: wait for a background apply, no longer than its deadline",
+    .about =
+	"Wait for the apply that the boot hooks started in the background, as long as\n"
+	"its published deadline and 10 s more; then stop it. A run that ended without\n"
+	"its result, or had to be stopped, is recorded as such and what it left raised\n"
+	"is put back. The boot goes on whatever happened.\n",
     .options = OPT_SYSROOT | OPT_CONFIG | OPT_CMDLINE | OPT_RECORD_DIR,
     .examples = " hugepar apply & hugepar wait\n"
 		"        as the hooks do it\n"

@@ -17,7 +17,7 @@
 #include "stop.h"
 #include "sys.h"
 
-int xwrite(int fd, const void *buf, size_t len)
+int children_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
 
@@ -34,15 +34,15 @@ int xwrite(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int child_report(int fd, const void *buf, size_t len)
+int children_report(int fd, const void *buf, size_t len)
 {
-	int rc = xwrite(fd, buf, len);
+	int rc = children_write_all(fd, buf, len);
 
 	clock_wake(getppid());
 	return rc;
 }
 
-void child_hold(int ctl)
+void children_hold(int ctl)
 {
 	struct pollfd pf = {.fd = ctl, .events = POLLIN};
 	char c;
@@ -128,14 +128,14 @@ int children_spawn(struct children *cs, const struct spawn *sp, child_fn fn, voi
 		return -errno;
 	}
 	fflush(NULL);
-	pid = proc_fork(sp->pdeathsig);
+	pid = clock_fork(sp->pdeathsig);
 	if (pid == 0) {
 		close_siblings(cs);
 		close(rp[0]);
 		if (cp[1] >= 0)
 			close(cp[1]);
 		fn(arg, rp[1], cp[0]);
-		proc_exit(0);
+		clock_exit(0);
 	}
 	close(rp[1]);
 	if (cp[0] >= 0)
@@ -162,7 +162,7 @@ int children_spawn(struct children *cs, const struct spawn *sp, child_fn fn, voi
 static void reap(struct child *c)
 {
 	while (!c->gone) {
-		if (proc_waitpid(c->pid, &c->status, 0) == c->pid || errno != EINTR)
+		if (clock_waitpid(c->pid, &c->status, 0) == c->pid || errno != EINTR)
 			c->gone = true;
 	}
 }
@@ -171,7 +171,7 @@ static void signal_working(struct children *cs, int sig)
 {
 	for (unsigned i = 0; i < cs->n; i++)
 		if (!cs->c[i].reported && !cs->c[i].gone)
-			proc_kill(cs->c[i].pid, sig);
+			clock_kill(cs->c[i].pid, sig);
 }
 
 void children_collect(struct children *cs, const struct collect_policy *p)
@@ -291,7 +291,7 @@ static const char *signame(int sig)
 	return NULL;
 }
 
-void child_describe(const struct child *c, char *buf, size_t len)
+void children_describe(const struct child *c, char *buf, size_t len)
 {
 	if (c->reported)
 		snprintf(buf, len, "reported");

@@ -66,13 +66,13 @@ void children_release(struct children *cs);
 void children_free(struct children *cs);
 
 /* How a child ended that gave no report: "killed by SIGKILL", "exited with 1". */
-void child_describe(const struct child *c, char *buf, size_t len);
+void children_describe(const struct child *c, char *buf, size_t len);
 
 /* Whole transfers over pipes. */
-int xwrite(int fd, const void *buf, size_t len);
+int children_write_all(int fd, const void *buf, size_t len);
 /* A child's report to its parent: written whole, and the parent woken. */
-int child_report(int fd, const void *buf, size_t len);
+int children_report(int fd, const void *buf, size_t len);
 /* A holding child: wait until release_fd is closed. */
-void child_hold(int release_fd);
+void children_hold(int release_fd);
 
 #endif

@@ -30,7 +30,7 @@ static bool add_worker(struct parallel *pa, unsigned n)
 			   .hold = true,
 			   .pdeathsig = SIGKILL};
 
-	if (s >= pa->cap || nr->started >= nr->cap || size_out_of_time(j))
+	if (s >= pa->cap || nr->started >= nr->cap || job_out_of_time(j))
 		return false;
 	pa->jobs[s] = (struct worker_job){.node = j->t->nodes[on].id,
 					  .cpus = j->t->nodes[j->p->host[on]].cpus,
@@ -51,7 +51,7 @@ static bool add_worker(struct parallel *pa, unsigned n)
 
 /* Node n to k workers at work: start more, or let the newest stop claiming (what
  * they hold, they keep). */
-void set_workers(struct parallel *pa, unsigned n, unsigned k)
+void control_set_workers(struct parallel *pa, unsigned n, unsigned k)
 {
 	struct node_run *nr = &pa->nodes[n];
 
@@ -77,7 +77,7 @@ static bool settled_in(const struct parallel *pa, const struct node_run *nr)
 }
 
 /* Start a measure: each active worker's pages and time so far. */
-void mark(struct parallel *pa, struct node_run *nr)
+void control_mark(struct parallel *pa, struct node_run *nr)
 {
 	for (unsigned i = 0; i < nr->nactive; i++) {
 		const struct worker_slot *ws = &pa->sh.slot[nr->active[i]];
@@ -99,7 +99,7 @@ static bool warming(struct parallel *pa, struct node_run *nr, uint64_t now)
 		return false;
 	if (settled_in(pa, nr) || now - nr->mark_ms >= ADAPT_MAX_MEASURE_MS) {
 		nr->warm = true;
-		mark(pa, nr);
+		control_mark(pa, nr);
 	}
 	return true;
 }
@@ -215,7 +215,7 @@ static bool watch(struct parallel *pa, unsigned n, int64_t left, uint64_t now,
 				 timed_claim(rate / nr->nactive, ADAPT_CLAIM_MS, nr),
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&pa->sh.work[n].split, 0, __ATOMIC_RELAXED);
-		mark(pa, nr);
+		control_mark(pa, nr);
 		return true;
 	}
 	if (!worth_watching(nr, left)) {
@@ -223,7 +223,7 @@ static bool watch(struct parallel *pa, unsigned n, int64_t left, uint64_t now,
 		settled_claims(pa, n);
 		return false;
 	}
-	mark(pa, nr);
+	control_mark(pa, nr);
 	return true;
 }
 
@@ -260,7 +260,7 @@ static double median_left_s(struct parallel *pa)
  * and let the controller choose its workers. Returns whether a node is still
  * measured: once all are settled, the coordinator sleeps until the reports come, and
  * leaves the CPUs to the workers. */
-bool tick(void *arg)
+bool control_tick(void *arg)
 {
 	struct parallel *pa = arg;
 	uint64_t now = clock_now_ms();
@@ -309,14 +309,14 @@ bool tick(void *arg)
 			    __ATOMIC_RELAXED);
 		nr->warm = k == nr->nactive;
 		nr->change_ms = nr->warm ? nr->change_ms : now;
-		set_workers(pa, n, k);
+		control_set_workers(pa, n, k);
 		if (nr->ad.settled) {
 			nr->rate_seen = adapt_measured(&nr->ad, k);
 			nr->watching = worth_watching(nr, left);
 			settled_claims(pa, n);
 			measuring |= nr->watching;
 		}
-		mark(pa, nr);
+		control_mark(pa, nr);
 	}
 	return measuring;
 }

@@ -47,7 +47,7 @@ struct parallel {
 	struct shared sh;
 	struct worker_job *jobs; /* per slot */
 	struct worker_report *reps;
-	unsigned cap, used; /* slots */
+	unsigned cap, used;	/* slots */
 	unsigned at_work, peak; /* workers claiming now, all nodes; the most at once */
 	struct node_run *nodes;
 	double *ends; /* per node: room for median_left_s() */
@@ -69,11 +69,11 @@ static inline uint64_t claim_size(uint64_t need, unsigned ceiling)
 }
 
 /* Node n to k workers at work: start more, or let the newest stop claiming. */
-void set_workers(struct parallel *pa, unsigned n, unsigned k);
+void control_set_workers(struct parallel *pa, unsigned n, unsigned k);
 /* Start a measure of node nr: each active worker's pages and time so far. */
-void mark(struct parallel *pa, struct node_run *nr);
+void control_mark(struct parallel *pa, struct node_run *nr);
 /* The collect tick: measure each node, let the controller choose its workers, watch
  * the settled ones. Returns whether a node is still measured or watched. */
-bool tick(void *arg);
+bool control_tick(void *arg);
 
 #endif

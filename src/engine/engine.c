@@ -49,9 +49,9 @@ static void size_main(void *arg, int wfd, int ctl)
 	 * SIGTERM that came before this line) */
 	(void)ctl;
 	size_run(j);
-	xwrite(wfd, &j->rep, sizeof(j->rep));
-	child_report(wfd, j->notes, j->t->nnodes * sizeof(*j->notes));
-	proc_exit(0);
+	children_write_all(wfd, &j->rep, sizeof(j->rep));
+	children_report(wfd, j->notes, j->t->nnodes * sizeof(*j->notes));
+	clock_exit(0);
 }
 
 static bool size_has_work(const struct hp_plan *p, unsigned z)
@@ -78,7 +78,7 @@ static void reap_orphans(void)
 	uint64_t until = clock_now_ms() + 2000;
 
 	while (clock_now_ms() < until) {
-		pid_t pid = proc_waitpid(-1, NULL, WNOHANG);
+		pid_t pid = clock_waitpid(-1, NULL, WNOHANG);
 
 		if (pid < 0 && errno == EINTR)
 			continue;
@@ -166,7 +166,7 @@ static void run_pass(const struct hp_topology *t, const struct hp_plan *p,
 			       (const char *)c->report + sizeof(struct size_report),
 			       t->nnodes * sizeof(*notes));
 		} else {
-			child_describe(c, how, sizeof(how));
+			children_describe(c, how, sizeof(how));
 			snprintf(res->sizes[c->tag].failure,
 				 sizeof(res->sizes[c->tag].failure),
 				 "its coordinator was %s", how);
@@ -255,7 +255,7 @@ static int init_result(const struct hp_topology *t, const struct hp_plan *p,
 {
 	memset(res, 0, sizeof(*res));
 	res->started_unix = time(NULL);
-	res->started_boot_ms = boottime_ms();
+	res->started_boot_ms = sys_boottime_ms();
 	res->nnodes = t->nnodes;
 	res->nsizes = t->nsizes;
 	res->cells =

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "plan.h"
+#include "planner.h"
 #include "result.h"
 #include "settings.h"
 #include "topology.h"

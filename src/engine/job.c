@@ -10,7 +10,7 @@
 #include "stop.h"
 #include "sys.h"
 
-void size_note(struct size_job *j, unsigned n, const char *fmt, ...)
+void job_note(struct size_job *j, unsigned n, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -19,7 +19,7 @@ void size_note(struct size_job *j, unsigned n, const char *fmt, ...)
 	va_end(ap);
 }
 
-bool size_out_of_time(struct size_job *j)
+bool job_out_of_time(struct size_job *j)
 {
 	switch (stop_check(j->deadline)) {
 	case STOP_SIGNAL:
@@ -34,37 +34,37 @@ bool size_out_of_time(struct size_job *j)
 	return false;
 }
 
-const char *size_stopped_why(const struct size_job *j)
+const char *job_stopped_why(const struct size_job *j)
 {
 	return j->rep.interrupted ? "interrupted" : "deadline reached";
 }
 
 /* One node to 'target' with a per-node write, cut short at the deadline. */
-int size_node_write(struct size_job *j, unsigned n, uint64_t target, uint64_t deadline)
+int job_node_write(struct size_job *j, unsigned n, uint64_t target, uint64_t deadline)
 {
 	uint64_t t0 = clock_now_ms();
 	int rc;
 
-	deadline_arm(deadline);
+	stop_deadline_arm(deadline);
 	rc = hugetlb_set_node(j->t->nodes[n].id, j->kb, target);
-	deadline_disarm();
+	stop_deadline_disarm();
 	j->notes[n].ms += clock_now_ms() - t0;
 	return rc == -EINTR ? 0 : rc;
 }
 
-int size_node_now(struct size_job *j, unsigned n, uint64_t *have)
+int job_node_now(struct size_job *j, unsigned n, uint64_t *have)
 {
 	return hugetlb_node_persistent(j->t->nodes[n].id, j->kb, have);
 }
 
-uint64_t size_node_lack(struct size_job *j, unsigned n)
+uint64_t job_node_lack(struct size_job *j, unsigned n)
 {
 	const struct hp_cell *c = plan_cell(j->p, n, j->z);
 	uint64_t have = c->current;
 
 	if (c->target <= c->current)
 		return 0;
-	if (size_node_now(j, n, &have))
+	if (job_node_now(j, n, &have))
 		have = c->current;
 	return c->target > have ? c->target - have : 0;
 }

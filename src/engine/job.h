@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "plan.h"
+#include "planner.h"
 #include "result.h"
 #include "topology.h"
 
@@ -37,17 +37,17 @@ struct size_job {
 };
 
 /* What stopped this node, for its reason. */
-void size_note(struct size_job *j, unsigned n, const char *fmt, ...)
+void job_note(struct size_job *j, unsigned n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The deadline or a stop: true, and the report says which. */
-bool size_out_of_time(struct size_job *j);
+bool job_out_of_time(struct size_job *j);
 /* One node to 'target' with a per-node write, cut short at the deadline. */
-int size_node_write(struct size_job *j, unsigned n, uint64_t target, uint64_t deadline);
-int size_node_now(struct size_job *j, unsigned n, uint64_t *have);
+int job_node_write(struct size_job *j, unsigned n, uint64_t target, uint64_t deadline);
+int job_node_now(struct size_job *j, unsigned n, uint64_t *have);
 /* What node n still lacks of its target: 0 when the plan asks no growth there, else
  * read from the node now (the plan's count when it cannot be read). */
-uint64_t size_node_lack(struct size_job *j, unsigned n);
-/* "interrupted" or "deadline reached", once size_out_of_time() said so. */
-const char *size_stopped_why(const struct size_job *j);
+uint64_t job_node_lack(struct size_job *j, unsigned n);
+/* "interrupted" or "deadline reached", once job_out_of_time() said so. */
+const char *job_stopped_why(const struct size_job *j);
 
 #endif

@@ -36,7 +36,7 @@ static unsigned plan_slots(struct size_job *j, struct parallel *pa, uint64_t *de
 	*lacking = false;
 	for (unsigned n = 0; n < j->t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
-		uint64_t need = size_node_lack(j, n);
+		uint64_t need = job_node_lack(j, n);
 
 		if (!need)
 			continue;
@@ -172,8 +172,8 @@ static void start_workers(struct parallel *pa)
 
 		if (!nr->need)
 			continue;
-		set_workers(pa, n, nr->ad.workers);
-		mark(pa, nr);
+		control_set_workers(pa, n, nr->ad.workers);
+		control_mark(pa, nr);
 		nr->change_ms = nr->mark_ms; /* not warm yet: no claim made */
 	}
 }
@@ -184,7 +184,7 @@ static uint64_t collect_workers(struct parallel *pa)
 	struct collect_policy cp = {.tell_at = j->deadline,
 				    .sig = SIGUSR1,
 				    .kill_after = HP_GRACE_MS,
-				    .tick = j->p->workers_auto ? tick : NULL,
+				    .tick = j->p->workers_auto ? control_tick : NULL,
 				    .tick_arg = pa,
 				    .tick_ms = ADAPT_TICK_MS};
 	uint64_t held = 0;
@@ -245,7 +245,7 @@ static void parallel_free(struct parallel *pa)
 
 /* Returns 0, -ENODEV when no node with work can have workers, or -errno when the
  * kernel refuses the path (nothing changed then; the caller goes serial). */
-int size_parallel(struct size_job *j)
+int parallel_run(struct size_job *j)
 {
 	struct parallel pa = {.j = j};
 	uint64_t deficit, held;

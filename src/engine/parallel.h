@@ -7,6 +7,6 @@
 
 /* Returns 0, -ENODEV when no node with work can have workers, or -errno when the
  * kernel refuses the path (nothing changed then). */
-int size_parallel(struct size_job *j);
+int parallel_run(struct size_job *j);
 
 #endif

@@ -32,12 +32,12 @@ static uint64_t probe_node(struct size_job *j, unsigned n, uint64_t from, uint64
 	uint64_t have = from, dt, dt0, t0;
 
 	t0 = clock_now_us();
-	size_node_write(j, n, from, j->deadline);
+	job_node_write(j, n, from, j->deadline);
 	dt0 = clock_now_us() - t0;
 	t0 = clock_now_us();
-	size_node_write(j, n, from + probe, j->deadline);
+	job_node_write(j, n, from + probe, j->deadline);
 	dt = clock_now_us() - t0;
-	size_node_now(j, n, &have);
+	job_node_now(j, n, &have);
 	*us = dt > dt0 ? dt - dt0 : 0;
 	return have > from ? have - from : 0;
 }
@@ -53,7 +53,7 @@ static unsigned auto_nodes(struct size_job *j, uint64_t page_ns, struct auto_nod
 		if (c->target <= c->current)
 			continue;
 		an[k++] = (struct auto_node){.page_ns = page_ns,
-					     .rest = size_node_lack(j, n),
+					     .rest = job_node_lack(j, n),
 					     .workers = c->workers};
 	}
 	return k;
@@ -67,7 +67,7 @@ static unsigned auto_nodes(struct size_job *j, uint64_t page_ns, struct auto_nod
  * child exits on another CPU while the probe writes, so that only the parent's part
  * of it (what the coordinator pays for each worker) stays in the way of the work.
  */
-bool size_auto_parallel(struct size_job *j)
+bool probe_run(struct size_job *j)
 {
 	const struct hp_topology *t = j->t;
 	struct auto_node *an = calloc(t->nnodes, sizeof(*an));
@@ -78,9 +78,9 @@ bool size_auto_parallel(struct size_job *j)
 
 	fault_at("probe");
 	t0 = clock_now_us();
-	pid = proc_fork(0);
+	pid = clock_fork(0);
 	if (pid == 0)
-		proc_exit(0);
+		clock_exit(0);
 	fork_us = clock_now_us() - t0;
 	for (unsigned n = 0; an && n < t->nnodes && !page_ns; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
@@ -88,7 +88,7 @@ bool size_auto_parallel(struct size_job *j)
 		uint64_t full = MIN(MIN(need, MAX(PROBE_MIN, need / 100)), PROBE_MAX);
 		uint64_t more_us;
 
-		if (!need || size_out_of_time(j))
+		if (!need || job_out_of_time(j))
 			continue;
 		got = probe_node(j, n, c->current, 1, &us);
 		if (!got)
@@ -96,7 +96,7 @@ bool size_auto_parallel(struct size_job *j)
 		page_ns = MAX(us * 1000 / got, UINT64_C(1));
 		k = auto_nodes(j, page_ns, an);
 		if (result_auto_clear(an, k, fork_us) || full <= got ||
-		    size_out_of_time(j))
+		    job_out_of_time(j))
 			break;
 		got += probe_node(j, n, c->current + got, full - got, &more_us);
 		us += more_us;
@@ -106,7 +106,7 @@ bool size_auto_parallel(struct size_job *j)
 	fault_at("estimate");
 	if (pid > 0) {
 		t0 = clock_now_us();
-		while (proc_waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		while (clock_waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		fork_us += clock_now_us() - t0;
 	}

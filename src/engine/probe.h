@@ -10,6 +10,6 @@
 /* Reserve the first page(s) of the first node with work serially, time them and a
  * fork, and say whether workers would pay for the rest; j->probe_ns is set to the
  * cost of a page to one writer (0 when no node gave any). */
-bool size_auto_parallel(struct size_job *j);
+bool probe_run(struct size_job *j);
 
 #endif

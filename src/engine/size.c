@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "clock.h"
 #include "fault.h"
 #include "hugetlb.h"
@@ -41,25 +42,25 @@ static uint64_t run_serial(struct size_job *j, bool shrink, uint64_t *have)
 		if (known)
 			now = have[n];
 		else
-			rc = size_node_now(j, n, &now);
+			rc = job_node_now(j, n, &now);
 		if (rc) {
-			size_note(j, n, "cannot read the node's pool: %s", strerror(-rc));
+			job_note(j, n, "cannot read the node's pool: %s", strerror(-rc));
 			continue;
 		}
 		if (shrink ? now <= c->target : now >= c->target)
 			continue;
-		if (size_out_of_time(j)) {
-			size_note(j, n, "%s", size_stopped_why(j));
+		if (job_out_of_time(j)) {
+			job_note(j, n, "%s", job_stopped_why(j));
 			continue;
 		}
-		rc = size_node_write(j, n, c->target, j->deadline);
+		rc = job_node_write(j, n, c->target, j->deadline);
 		if (rc)
-			size_note(j, n, "nr_hugepages write failed: %s", strerror(-rc));
-		else if (size_out_of_time(j))
-			size_note(j, n, "%s", size_stopped_why(j));
+			job_note(j, n, "nr_hugepages write failed: %s", strerror(-rc));
+		else if (job_out_of_time(j))
+			job_note(j, n, "%s", job_stopped_why(j));
 		if (!have)
 			continue;
-		if (size_node_now(j, n, &have[n]))
+		if (job_node_now(j, n, &have[n]))
 			have[n] = UINT64_MAX;
 		else if (known && have[n] > now)
 			added += have[n] - now;
@@ -78,15 +79,15 @@ static void reconcile(struct size_job *j, uint64_t *have)
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		const struct hp_cell *c = plan_cell(j->p, n, j->z);
 
-		if (size_node_now(j, n, &have[n])) {
+		if (job_node_now(j, n, &have[n])) {
 			have[n] = UINT64_MAX;
 			continue;
 		}
 		if (have[n] > c->target && c->target >= c->current) {
 			/* Giving back is quick and must happen even past the deadline. */
-			size_node_write(j, n, c->target, clock_now_ms() + 10000);
+			job_node_write(j, n, c->target, clock_now_ms() + 10000);
 			j->rep.sr.trimmed += have[n] - c->target;
-			if (size_node_now(j, n, &have[n]))
+			if (job_node_now(j, n, &have[n]))
 				have[n] = UINT64_MAX;
 		}
 	}
@@ -149,7 +150,7 @@ static enum hp_method choose(struct size_job *j)
 {
 	char sz[16], why[96];
 
-	format_size_kb(j->kb, sz, sizeof(sz));
+	text_size_kb(j->kb, sz, sizeof(sz));
 	if (!size_grows(j->p, j->z))
 		set_method(j, HP_METHOD_SERIAL, "only shrinking: writes are the way");
 	else if (j->method == HP_METHOD_SERIAL)
@@ -171,7 +172,7 @@ static enum hp_method choose(struct size_job *j)
 	} else if (j->method == HP_METHOD_AUTO && !probe_pays(j)) {
 		set_method(j, HP_METHOD_PARALLEL,
 			   "auto: a worker on each of two nodes: no probe");
-	} else if (j->method == HP_METHOD_AUTO && !size_auto_parallel(j))
+	} else if (j->method == HP_METHOD_AUTO && !probe_run(j))
 		set_method(j, HP_METHOD_SERIAL, NULL);
 	else
 		set_method(j, HP_METHOD_PARALLEL, NULL);
@@ -207,7 +208,7 @@ void size_run(struct size_job *j)
 	int rc;
 
 	j->rep.sr.start_ms = t0 > j->run_start ? t0 - j->run_start : 0;
-	format_size_kb(j->kb, sz, sizeof(sz));
+	text_size_kb(j->kb, sz, sizeof(sz));
 	if (hugetlb_global(j->kb, &g) == 0) {
 		j->rep.sr.overcommit_before = g.overcommit;
 		j->rep.sr.surplus_before = g.pool.surplus;
@@ -215,7 +216,7 @@ void size_run(struct size_job *j)
 	/* Exact mode: shrink first, so the memory serves the growth of other sizes. */
 	run_serial(j, true, NULL);
 	if (choose(j) == HP_METHOD_PARALLEL) {
-		rc = size_parallel(j);
+		rc = parallel_run(j);
 		if (rc == -ENODEV)
 			set_method(j, HP_METHOD_SERIAL,
 				   "no node with work has CPUs for workers");

@@ -60,12 +60,12 @@ enum stop_why stop_check(uint64_t deadline)
 	return clock_now_ms() >= deadline ? STOP_DEADLINE : STOP_NONE;
 }
 
-void deadline_arm(uint64_t deadline)
+void stop_deadline_arm(uint64_t deadline)
 {
 	clock_alarm(deadline ? deadline : 1);
 }
 
-void deadline_disarm(void)
+void stop_deadline_disarm(void)
 {
 	clock_alarm(0);
 }

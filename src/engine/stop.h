@@ -20,7 +20,7 @@ enum stop_why { STOP_NONE, STOP_DEADLINE, STOP_SIGNAL };
 enum stop_why stop_check(uint64_t deadline_ms);
 
 /* A one-shot timer that interrupts a blocking write when the deadline comes. */
-void deadline_arm(uint64_t deadline_ms);
-void deadline_disarm(void);
+void stop_deadline_arm(uint64_t deadline_ms);
+void stop_deadline_disarm(void);
 
 #endif

@@ -92,7 +92,8 @@ void worker_main(void *arg, int wfd, int ctl)
 		m.held += n;
 		/* what the coordinator measures the node's rate by: pages per second of
 		 * reserving, per worker, whatever the phase its claims are in */
-		__atomic_fetch_add(&job->slot->busy_us, clock_now_us() - t0, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&job->slot->busy_us, clock_now_us() - t0,
+				   __ATOMIC_RELAXED);
 		__atomic_store_n(&job->slot->held, m.held, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&job->work->done, n, __ATOMIC_RELAXED);
 		if (m.chunks >= MAX_MAPPINGS)
@@ -102,8 +103,8 @@ void worker_main(void *arg, int wfd, int ctl)
 	 * is not woken for each claim. */
 	m.ms = clock_now_ms() - start;
 	m.bind_err = bound;
-	child_report(wfd, &m, sizeof(m));
+	children_report(wfd, &m, sizeof(m));
 	/* Hold the reservations until let go; exit drops them. */
-	child_hold(ctl);
-	proc_exit(0);
+	children_hold(ctl);
+	clock_exit(0);
 }

@@ -32,8 +32,8 @@ struct worker_slot {
 struct worker_report {
 	int32_t err;	  /* why it stopped short, or 0 */
 	int32_t bind_err; /* why it could not bind itself to its node, or 0 */
-	uint64_t held;	 /* pages it holds */
-	uint64_t chunks; /* reservation calls made */
+	uint64_t held;	  /* pages it holds */
+	uint64_t chunks;  /* reservation calls made */
 	uint64_t refused;
 	uint64_t ms;
 };

@@ -34,7 +34,7 @@ static pid_t live_fork(int pdeathsig)
 static void live_alarm(uint64_t deadline)
 {
 	struct itimerval it = {0};
-	uint64_t now = now_ms(), left = deadline > now ? deadline - now : 1;
+	uint64_t now = sys_mono_ms(), left = deadline > now ? deadline - now : 1;
 
 	if (deadline) {
 		it.it_value.tv_sec = left / 1000;
@@ -50,7 +50,7 @@ static void live_wake(pid_t pid)
 
 #ifdef HUGEPAR_TESTING
 const struct clock_ops clock_live = {
-    .now_us = now_us,
+    .now_us = sys_mono_us,
     .sleep_ms = live_sleep_ms,
     .poll = poll,
     .fork = live_fork,
@@ -69,12 +69,12 @@ void clock_use(const struct clock_ops *o)
 }
 #define OP(f) ops->f
 #else
-#define OP(f) live_##f
-#define live_now_us now_us
-#define live_poll poll
-#define live_exit _exit
+#define OP(f)	     live_##f
+#define live_now_us  sys_mono_us
+#define live_poll    poll
+#define live_exit    _exit
 #define live_waitpid waitpid
-#define live_kill kill
+#define live_kill    kill
 #endif
 
 uint64_t clock_now_ms(void)
@@ -97,23 +97,23 @@ int clock_poll(struct pollfd *pf, nfds_t n, int timeout_ms)
 	return OP(poll)(pf, n, timeout_ms);
 }
 
-pid_t proc_fork(int pdeathsig)
+pid_t clock_fork(int pdeathsig)
 {
 	return OP(fork)(pdeathsig);
 }
 
-void proc_exit(int code)
+void clock_exit(int code)
 {
 	OP(exit)(code);
 	_exit(code);
 }
 
-pid_t proc_waitpid(pid_t pid, int *status, int flags)
+pid_t clock_waitpid(pid_t pid, int *status, int flags)
 {
 	return OP(waitpid)(pid, status, flags);
 }
 
-int proc_kill(pid_t pid, int sig)
+int clock_kill(pid_t pid, int sig)
 {
 	return OP(kill)(pid, sig);
 }

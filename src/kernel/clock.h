@@ -25,13 +25,13 @@ int clock_poll(struct pollfd *pf, nfds_t n, int timeout_ms);
 /* The process calls (proc_*), behind the same seam: the simulated clock must know
  * who forks, exits, reaps and signals. fork(2); the child gets pdeathsig (0: none)
  * when this process dies, at once if it already has. */
-pid_t proc_fork(int pdeathsig);
+pid_t clock_fork(int pdeathsig);
 /* _exit(2). */
-__attribute__((noreturn)) void proc_exit(int code);
+__attribute__((noreturn)) void clock_exit(int code);
 /* waitpid(2). */
-pid_t proc_waitpid(pid_t pid, int *status, int flags);
+pid_t clock_waitpid(pid_t pid, int *status, int flags);
 /* kill(2). */
-int proc_kill(pid_t pid, int sig);
+int clock_kill(pid_t pid, int sig);
 /* SIGALRM at the deadline (monotonic ms, as clock_now_ms()); 0 disarms it. */
 void clock_alarm(uint64_t deadline_ms);
 /* Data for process pid is in a pipe, or a pipe it waits on was closed: the simulated

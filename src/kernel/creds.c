@@ -19,7 +19,7 @@
 #define SMBIOS_BINARY CRED_SMBIOS_BINARY
 #define FW_CFG_DIR    CRED_FW_CFG_DIR
 
-const char *cred_source_name(enum cred_source s)
+const char *creds_source_name(enum cred_source s)
 {
 	static const char *const names[] = {
 	    [CRED_SYSTEMD] = "systemd",
@@ -144,7 +144,8 @@ int creds_smbios_entry(const char *raw, size_t len, const char *name,
 		const char *eq;
 		int rc = 0;
 
-		if (n > strlen(SMBIOS_BINARY) && !memcmp(p, SMBIOS_BINARY, strlen(SMBIOS_BINARY)))
+		if (n > strlen(SMBIOS_BINARY) &&
+		    !memcmp(p, SMBIOS_BINARY, strlen(SMBIOS_BINARY)))
 			rc = one(out, CRED_SMBIOS, p + strlen(SMBIOS_BINARY),
 				 n - strlen(SMBIOS_BINARY), name, '=', true);
 		else if (n > strlen(SMBIOS_PREFIX) &&
@@ -170,8 +171,8 @@ int creds_smbios_entry(const char *raw, size_t len, const char *name,
 static const char *key_is(const char *word, const char *key)
 {
 	for (; *key; word++, key++)
-		if (*word != *key && !((*word == '-' || *word == '_') &&
-				       (*key == '-' || *key == '_')))
+		if (*word != *key &&
+		    !((*word == '-' || *word == '_') && (*key == '-' || *key == '_')))
 			return NULL;
 	return *word == '=' ? word + 1 : NULL;
 }
@@ -206,7 +207,7 @@ static int split_check(struct cred *c, const char *word, const char *rest)
 		return -ENOMEM;
 	}
 	strcpy(all, word);
-	while (cmdline_word(&q, next) && strcmp(next, "--") &&
+	while (parse_cmdline_word(&q, next) && strcmp(next, "--") &&
 	       goes_on(strchr(all, ':') + 1, next)) {
 		strcat(strcat(all, " "), next);
 		split = true;
@@ -245,7 +246,7 @@ int creds_cmdline(const char *cmdline, const char *name, struct cred_list *out)
 
 	if (!word)
 		return -ENOMEM;
-	while (!rc && cmdline_word(&p, word) && strcmp(word, "--")) {
+	while (!rc && parse_cmdline_word(&p, word) && strcmp(word, "--")) {
 		const char *v = key_is(word, CRED_CMDLINE_KEY);
 		bool binary = !v && (v = key_is(word, CRED_CMDLINE_BINARY));
 		unsigned before = out->n;
@@ -269,7 +270,7 @@ static int slurp(const char *fmt, const char *arg, char **text, size_t *len)
 
 	if (path_build(p, sizeof(p), fmt, arg))
 		return -ENAMETOOLONG;
-	return read_regular(p, HP_CRED_MAX + 8192, text, len, &kind);
+	return file_read_regular(p, HP_CRED_MAX + 8192, text, len, &kind);
 }
 
 /* One word of /proc/cpuinfo's first "flags" line, as a word. */
@@ -306,7 +307,8 @@ bool creds_confidential(char *why, size_t len)
 	}
 	if (!cvm && slurp("%s", "/sys/firmware/uv/prot_virt_guest", &text, &n) == 0) {
 		if (text[0] == '1')
-			cvm = snprintf(why, len, "an s390x protected virtualization guest") > 0;
+			cvm = snprintf(why, len,
+				       "an s390x protected virtualization guest") > 0;
 		free(text);
 	}
 	if (!cvm && path_exists("/sys/devices/platform/arm-cca-dev"))
@@ -324,7 +326,7 @@ static int from_systemd(const char *name, struct cred_list *out)
 
 	if (!dir || !*dir || snprintf(p, sizeof(p), "%s/%s", dir, name) >= (int)sizeof(p))
 		return 0;
-	rc = read_regular(p, HP_CRED_MAX, &text, &len, &kind);
+	rc = file_read_regular(p, HP_CRED_MAX, &text, &len, &kind);
 	if (rc == -ENOENT && !kind)
 		return 0;
 	if (rc == -EFBIG)
@@ -380,8 +382,9 @@ static int from_firmware(const char *name, struct cred_list *out)
 	} else if (rc == -EACCES || rc == -EPERM) {
 		rc = denied(out, CRED_FW_CFG, FW_CFG_DIR "/%s/raw", name, rc);
 	} else {
-		rc = rc == -EFBIG ? bad(out, CRED_FW_CFG, "larger than %u bytes", HP_CRED_MAX)
-				  : 0;
+		rc = rc == -EFBIG
+			 ? bad(out, CRED_FW_CFG, "larger than %u bytes", HP_CRED_MAX)
+			 : 0;
 	}
 	fw_cfg_misses(name, out);
 	for (unsigned i = 0; !rc && i < HP_SMBIOS11_MAX; i++) {

@@ -26,7 +26,7 @@ enum cred_source { CRED_SYSTEMD, CRED_FW_CFG, CRED_SMBIOS, CRED_CMDLINE };
 /* One credential of the name, or one that names it but cannot be read. */
 struct cred {
 	enum cred_source source;
-	char *data;	/* its bytes and a NUL (malloc'd); NULL: not read, why says */
+	char *data; /* its bytes and a NUL (malloc'd); NULL: not read, why says */
 	size_t len;
 	bool untrusted; /* from firmware in a confidential VM: read, not to be taken */
 	bool denied;	/* the firmware's files are root's: not readable by this user */
@@ -59,7 +59,7 @@ struct cred_list {
 #define CRED_FW_CFG_DIR	    "/sys/firmware/qemu_fw_cfg/by_name/opt/io.systemd.credentials"
 
 /* "systemd", "fw_cfg", "smbios", "kernel command line". */
-const char *cred_source_name(enum cred_source s);
+const char *creds_source_name(enum cred_source s);
 
 /* Every credential of the name, in systemd's order (above), from the path layer's
  * tree and the kernel command line given. 0, or -ENOMEM. */

@@ -24,7 +24,7 @@ int device_pci_node(const char *addr, int *node)
 		return -ENODATA;
 	if (rc)
 		return rc == -EFBIG ? -EINVAL : rc;
-	v = strtrim(buf);
+	v = parse_trim(buf);
 	if (strcmp(v, "-1") == 0) {
 		*node = -1;
 		return 0;

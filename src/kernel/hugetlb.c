@@ -187,8 +187,8 @@ int hugetlb_set_node(unsigned node, uint64_t kb, uint64_t target)
 	if (!hugetlb_numa())
 		return hugetlb_set_global(kb, target);
 	rc = write_nr(node, kb, target);
-	if (rc || release_at_least(release, HUGETLB_NODE_RULE_FIXED_MAJOR,
-				   HUGETLB_NODE_RULE_FIXED_MINOR))
+	if (rc || kinfo_release_at_least(release, HUGETLB_NODE_RULE_FIXED_MAJOR,
+					 HUGETLB_NODE_RULE_FIXED_MINOR))
 		return rc;
 	if (hugetlb_node(node, kb, &np) || hugetlb_global(kb, &g))
 		return 0;

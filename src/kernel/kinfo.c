@@ -17,7 +17,7 @@
 #include "kinfo.h"
 #include "parse.h"
 
-unsigned buddyinfo_orders(const char *text)
+unsigned kinfo_buddyinfo_orders(const char *text)
 {
 	const char *nl = strchr(text, '\n'), *p = strstr(text, " zone ");
 	unsigned n = 0;
@@ -41,7 +41,7 @@ unsigned buddyinfo_orders(const char *text)
 	return *p == '\n' || !*p ? n : 0;
 }
 
-int meminfo_kb(const char *text, const char *key, uint64_t *kb)
+int kinfo_meminfo_kb(const char *text, const char *key, uint64_t *kb)
 {
 	size_t klen = strlen(key);
 
@@ -69,7 +69,7 @@ int meminfo_kb(const char *text, const char *key, uint64_t *kb)
 
 /* Strictly digits: sscanf's %u took "-6.7" or " 6.7" and wrapped what overflowed,
  * and a release it misread as newer picks the riskier rule. */
-bool release_at_least(const char *r, unsigned major, unsigned minor)
+bool kinfo_release_at_least(const char *r, unsigned major, unsigned minor)
 {
 	uint64_t ma, mi = 0;
 

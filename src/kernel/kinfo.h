@@ -9,11 +9,11 @@
 
 /* The kB figure of "Key:" in a meminfo text, node form ("Node 0 MemFree:") or /proc
  * form. -ENOENT when the key is not there. */
-int meminfo_kb(const char *text, const char *key, uint64_t *kb);
+int kinfo_meminfo_kb(const char *text, const char *key, uint64_t *kb);
 
 /* How many orders the first line of a /proc/buddyinfo text counts ("Node 0, zone
  * DMA 1 0 ...": MAX_PAGE_ORDER + 1); 0 when it is not in that form. */
-unsigned buddyinfo_orders(const char *text);
+unsigned kinfo_buddyinfo_orders(const char *text);
 
 /* Whether a kernel command line is a crash (kdump) capture kernel's: it has the word
  * elfcorehdr=, which kexec adds for the kernel it loads to save a dump (before a
@@ -21,6 +21,6 @@ unsigned buddyinfo_orders(const char *text);
 bool kinfo_capture_cmdline(const char *cmdline);
 
 /* Whether a kernel release ("6.12.48+deb13-amd64") is at least major.minor. */
-bool release_at_least(const char *release, unsigned major, unsigned minor);
+bool kinfo_release_at_least(const char *release, unsigned major, unsigned minor);
 
 #endif

@@ -28,11 +28,15 @@
  */
 #include <asm/unistd.h>
 #if defined(__x86_64__) && !defined(__ILP32__)
-#define ABI_NR(call, x86_64, generic) _Static_assert(__NR_##call == x86_64, \
-	"asm/unistd.h is not x86-64's: " #call " (the uapi headers of another architecture)")
+#define ABI_NR(call, x86_64, generic)                                                    \
+	_Static_assert(__NR_##call == x86_64,                                            \
+		       "asm/unistd.h is not x86-64's: " #call                            \
+		       " (the uapi headers of another architecture)")
 #elif defined(__aarch64__) || defined(__riscv) || defined(__loongarch__)
-#define ABI_NR(call, x86_64, generic) _Static_assert(__NR_##call == generic, \
-	"asm/unistd.h is not this architecture's: " #call " (the uapi headers of another)")
+#define ABI_NR(call, x86_64, generic)                                                    \
+	_Static_assert(__NR_##call == generic,                                           \
+		       "asm/unistd.h is not this architecture's: " #call                 \
+		       " (the uapi headers of another)")
 #else
 #define ABI_NR(call, x86_64, generic) _Static_assert(1, "")
 #endif
@@ -166,7 +170,7 @@ static void release(struct hugetlb_resv *r)
 	munmap(r->addr, r->len);
 }
 
-const struct hugetlb_ops hugetlb_live = {
+const struct hugetlb_ops live_hugetlb = {
     .name = "live",
     .read_global = read_global,
     .read_node = read_node,

@@ -5,6 +5,6 @@
 
 #include "hugetlb.h"
 
-extern const struct hugetlb_ops hugetlb_live;
+extern const struct hugetlb_ops live_hugetlb;
 
 #endif

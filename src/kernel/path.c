@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "text.h"
 #include "idset.h"
 #include "kinfo.h"
 #include "parse.h"
@@ -128,7 +129,7 @@ int path_resolve(char *out, size_t len, const char *fmt, ...)
 		if (strncmp(real, top, n) || (real[n] && real[n] != '/'))
 			return -EXDEV;
 	}
-	return xsnprintf(out, len, "%s", real[n] ? real + n : "/");
+	return text_snprintf(out, len, "%s", real[n] ? real + n : "/");
 }
 
 /* A read that gave nothing, or not a kernel file's text, of something that is not a
@@ -228,7 +229,7 @@ int path_read_u64(uint64_t *out, const char *fmt, ...)
 	va_end(ap);
 	if (rc)
 		return rc;
-	return parse_u64(strtrim(buf), out);
+	return parse_u64(parse_trim(buf), out);
 }
 
 int path_write_u64(uint64_t val, const char *fmt, ...)
@@ -353,7 +354,7 @@ int path_read_meminfo(const char *file, uint64_t *total, uint64_t *free_)
 	/* the figures needed come first: a longer file is fine */
 	if (rc && rc != -EFBIG)
 		return rc;
-	if (meminfo_kb(buf, "MemTotal", &t) || meminfo_kb(buf, "MemFree", &f))
+	if (kinfo_meminfo_kb(buf, "MemTotal", &t) || kinfo_meminfo_kb(buf, "MemFree", &f))
 		return -EINVAL;
 	if (!mul_u64(t, 1024, total) || !mul_u64(f, 1024, free_))
 		return -ERANGE;
@@ -365,5 +366,5 @@ int path_read_start(long pid, uint64_t *ticks)
 	char buf[1024];
 	int rc = path_read(buf, sizeof(buf), "/proc/%ld/stat", pid);
 
-	return rc ? rc : proc_stat_start(buf, ticks);
+	return rc ? rc : sys_proc_start(buf, ticks);
 }

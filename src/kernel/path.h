@@ -9,6 +9,10 @@
 
 #include "idset.h"
 
+/* The folder of hugepar's state: its record, its lock, its restore notes. It lives
+ * in /run, which the initramfs hands to the booted system. */
+#define HP_RUN_DIR "/run/hugepar"
+
 /* Set the root prefix; NULL or "/" means the live system. */
 void path_set_root(const char *root);
 const char *path_root(void);

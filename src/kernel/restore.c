@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "text.h"
 #include "file.h"
 #include "clock.h"
 #include "hugetlb.h"
@@ -20,13 +21,13 @@
 
 static int lock_fd = -1;
 
-int state_dir_check(const char *dir, bool make)
+int restore_dir_check(const char *dir, bool make)
 {
 	struct stat st;
 	bool made = false;
 
 	if (lstat(dir, &st) && errno == ENOENT && make) {
-		int rc = mkdir_p(dir);
+		int rc = file_mkdir_p(dir);
 
 		if (rc)
 			return rc;
@@ -47,7 +48,7 @@ int state_dir_check(const char *dir, bool make)
 	return 0;
 }
 
-const char *state_dir_error(int rc)
+const char *restore_dir_error(int rc)
 {
 	return rc == -ELOOP	? "a symbolic link: not followed"
 	       : rc == -EPERM	? "not owned by this user, or writable by others"
@@ -67,16 +68,16 @@ static int state_open(void)
 
 	if (state_fd >= 0)
 		return state_fd;
-	if (path_build(p, sizeof(p), "%s", HP_STATE_DIR))
+	if (path_build(p, sizeof(p), "%s", HP_RUN_DIR))
 		return -ENAMETOOLONG;
-	rc = state_dir_check(p, true);
+	rc = restore_dir_check(p, true);
 	if (rc)
 		return rc;
 	state_fd = open(p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	return state_fd < 0 ? -errno : state_fd;
 }
 
-int run_lock(uint64_t deadline)
+int restore_run_lock(uint64_t deadline)
 {
 	int dfd = state_open();
 
@@ -91,7 +92,7 @@ int run_lock(uint64_t deadline)
 		if (!rc && clock_now_ms() >= deadline)
 			rc = -EAGAIN;
 		if (rc) {
-			run_unlock();
+			restore_run_unlock();
 			return rc;
 		}
 		clock_sleep_ms(20);
@@ -99,7 +100,7 @@ int run_lock(uint64_t deadline)
 	return 0;
 }
 
-void run_unlock(void)
+void restore_run_unlock(void)
 {
 	if (lock_fd >= 0)
 		close(lock_fd);
@@ -326,11 +327,11 @@ bool restore_fix_failed(const struct restore_fix *f)
 	return f->rc && !f->malformed;
 }
 
-void recovery_describe(const struct restore_fix *f, char *buf, size_t len)
+void restore_describe(const struct restore_fix *f, char *buf, size_t len)
 {
 	char sz[16];
 
-	format_size_kb(f->kb, sz, sizeof(sz));
+	text_size_kb(f->kb, sz, sizeof(sz));
 	if (f->malformed && f->aside_rc)
 		snprintf(
 		    buf, len,

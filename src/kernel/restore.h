@@ -2,7 +2,7 @@
 /*
  * restore.h - the run lock and the restore notes. The run lock lets one run at a time
  * change the pools. Before a run raises a page size's nr_overcommit_hugepages it
- * writes a restore note (HP_STATE_DIR/restore-<kB>kB) with the value to put back; it
+ * writes a restore note (HP_RUN_DIR/restore-<kB>kB) with the value to put back; it
  * removes the note once it has put the value back. A run killed in between leaves
  * the note, and the next run (or `hugepar recover`) puts the value back. Under the
  * path layer's root.
@@ -17,18 +17,16 @@
 
 #include "hugetlb.h"
 
-#define HP_STATE_DIR "/run/hugepar"
-
 /* A directory hugepar writes in must be ours: a real directory (not a link), owned
  * by this user, writable by no one else. Made (0755) when missing; one that is there
  * keeps its mode. The path is taken as it is, not under the root. */
-int state_dir_check(const char *dir, bool make);
-/* What state_dir_check()'s error (or run_lock()'s) says about the directory. */
-const char *state_dir_error(int rc);
+int restore_dir_check(const char *dir, bool make);
+/* What restore_dir_check()'s error (or restore_run_lock()'s) says about the directory. */
+const char *restore_dir_error(int rc);
 
 /* Take the run lock, waiting until deadline_ms. -EAGAIN: another run held it. */
-int run_lock(uint64_t deadline_ms);
-void run_unlock(void);
+int restore_run_lock(uint64_t deadline_ms);
+void restore_run_unlock(void);
 
 /* A size's restore note: written (atomically) before the raise, removed after the
  * value is back; a note that is not there is removed already. -EEXIST: a note is
@@ -67,6 +65,6 @@ struct hp_recovery {
 };
 
 /* One line: "2048kB: nr_overcommit_hugepages put back from 300 to 0, left by pid 12" */
-void recovery_describe(const struct restore_fix *f, char *buf, size_t len);
+void restore_describe(const struct restore_fix *f, char *buf, size_t len);
 
 #endif

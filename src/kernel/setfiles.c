@@ -80,7 +80,7 @@ static void sysctl_line(struct setfiles *s, const struct setfile *tmpl, char *l,
 	bool dash = false, glob;
 	struct setfile *f;
 
-	l = strtrim(l);
+	l = parse_trim(l);
 	if (!*l || *l == '#' || *l == ';')
 		return;
 	eq = strchr(l, '=');
@@ -92,7 +92,7 @@ static void sysctl_line(struct setfiles *s, const struct setfile *tmpl, char *l,
 		return; /* not an assignment: systemd-sysctl says so, and skips it */
 	if (eq)
 		*eq = '\0';
-	key = strtrim(l);
+	key = parse_trim(l);
 	sysctl_name(key, name, sizeof(name));
 	if (!pool_name(name, &glob) ||
 	    !(f = setfile_add(s, SETFILE_SYSCTL, tmpl->path, line)))
@@ -106,7 +106,7 @@ static void sysctl_line(struct setfiles *s, const struct setfile *tmpl, char *l,
 	f->has_value = eq != NULL;
 	f->ignore_failure = dash && eq;
 	if (eq)
-		snprintf(f->value, sizeof(f->value), "%s", strtrim(eq + 1));
+		snprintf(f->value, sizeof(f->value), "%s", parse_trim(eq + 1));
 }
 
 /* A file's text (malloc'd), or -errno. */
@@ -287,7 +287,7 @@ static void dpdk_conf(struct setfiles *s, const char *base)
 		if (next)
 			*next++ = '\0';
 		line++;
-		l = strtrim(l);
+		l = parse_trim(l);
 		eq = strchr(l, '=');
 		if (strncmp(l, "NR_", 3) || !eq || eq - l < 10 ||
 		    strncmp(eq - 6, "_PAGES", 6))
@@ -296,7 +296,7 @@ static void dpdk_conf(struct setfiles *s, const char *base)
 		if (!(f = setfile_add(s, SETFILE_DPDK, "/etc/dpdk/dpdk.conf", line)))
 			break;
 		snprintf(f->key, sizeof(f->key), "%s", l);
-		v = strtrim(eq + 1);
+		v = parse_trim(eq + 1);
 		n = strlen(v);
 		if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
 			v[n - 1] = '\0';

@@ -153,7 +153,7 @@ static void read_basis(struct hp_topology *t)
 	uint64_t bs = 0;
 
 	if (path_read(buf, sizeof(buf), "/sys/devices/system/memory/block_size_bytes") ||
-	    parse_hex(strtrim(buf), &bs))
+	    parse_hex(parse_trim(buf), &bs))
 		bs = 0;
 	for (unsigned i = 0; i < t->nnodes; i++) {
 		struct hp_node *nd = &t->nodes[i];
@@ -225,11 +225,12 @@ void topology_read_granule(uint64_t *page_kb, uint64_t *gigantic_kb)
 
 	*page_kb = *gigantic_kb = 0;
 	rc = path_read(buf, sizeof(buf), "/proc/self/smaps");
-	if ((rc == 0 || rc == -EFBIG) && meminfo_kb(buf, "KernelPageSize", &kb) == 0 &&
-	    kb >= 4 && kb <= 1024 && !(kb & (kb - 1)))
+	if ((rc == 0 || rc == -EFBIG) &&
+	    kinfo_meminfo_kb(buf, "KernelPageSize", &kb) == 0 && kb >= 4 && kb <= 1024 &&
+	    !(kb & (kb - 1)))
 		*page_kb = kb;
 	rc = path_read(buf, sizeof(buf), "/proc/buddyinfo");
-	orders = rc == 0 || rc == -EFBIG ? buddyinfo_orders(buf) : 0;
+	orders = rc == 0 || rc == -EFBIG ? kinfo_buddyinfo_orders(buf) : 0;
 	if (*page_kb && orders >= 1 && orders <= 24)
 		*gigantic_kb = *page_kb << (orders - 1);
 }
@@ -262,15 +263,15 @@ int topology_read(struct hp_topology *t)
 	if (rc)
 		return rc;
 	if (path_read(t->release, sizeof(t->release), "/proc/sys/kernel/osrelease") == 0)
-		strtrim(t->release);
+		parse_trim(t->release);
 	else
 		t->release[0] = '\0';
 	if (path_read(t->boot_id, sizeof(t->boot_id), "/proc/sys/kernel/random/boot_id"))
 		t->boot_id[0] = '\0';
-	strtrim(t->boot_id);
+	parse_trim(t->boot_id);
 	t->initramfs = topology_initramfs();
 	rc = path_read(buf, sizeof(buf), "/proc/meminfo");
-	if ((rc == 0 || rc == -EFBIG) && meminfo_kb(buf, "Hugepagesize", &kb) == 0)
+	if ((rc == 0 || rc == -EFBIG) && kinfo_meminfo_kb(buf, "Hugepagesize", &kb) == 0)
 		t->default_kb = kb;
 	topology_read_granule(&t->page_kb, &t->gigantic_kb);
 

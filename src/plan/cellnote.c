@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cellnote.h"
+#include "macros.h"
 
 void cellnote_cut(uint64_t cut, uint64_t of, char *buf, size_t len)
 {
@@ -48,7 +49,8 @@ static bool own_note(const struct hp_cell *c, char *buf, size_t len)
 			 "this boot",
 			 (unsigned long long)back);
 	else
-		snprintf(buf, len, "gives back %llu of the %llu pages it reserved this boot",
+		snprintf(buf, len,
+			 "gives back %llu of the %llu pages it reserved this boot",
 			 (unsigned long long)back, (unsigned long long)c->own);
 	return true;
 }
@@ -64,7 +66,7 @@ void cellnote_of(const struct hp_cell *c, char *buf, size_t len)
 	case HP_CUT_NONE:
 		if (c->asked.kind != HP_AMOUNT_PERCENT)
 			return;
-		amount_format(&c->asked, share, sizeof(share));
+		values_amount_format(&c->asked, share, sizeof(share));
 		if (c->unrounded == 0 && c->asked.value)
 			snprintf(buf, len, "%s is less than one page here", share);
 		else if (c->unrounded > c->requested)
@@ -74,14 +76,40 @@ void cellnote_of(const struct hp_cell *c, char *buf, size_t len)
 		return;
 	case HP_CUT_KEEP_FREE:
 	case HP_CUT_MEMORY:
-		snprintf(buf, len, "%s", cut_note(c->cut));
+		snprintf(buf, len, "%s", plan_cut_note(c->cut));
 		if (c->rounded && c->unrounded > c->target)
 			snprintf(buf + strlen(buf), len - strlen(buf), ": %llu fit",
 				 (unsigned long long)c->unrounded);
 		rounding(c, c->target, buf, len);
 		return;
 	default:
-		snprintf(buf, len, "%s", cut_note(c->cut));
+		snprintf(buf, len, "%s", plan_cut_note(c->cut));
 		return;
 	}
+}
+
+const char *plan_cut_name(enum hp_cut c)
+{
+	static const char *const names[] = {
+	    [HP_CUT_NONE] = "",
+	    [HP_CUT_KEEP_FREE] = "keep_free",
+	    [HP_CUT_MEMORY] = "free_memory",
+	    [HP_CUT_GROW] = "grow_mode",
+	    [HP_CUT_NO_MEMORY] = "no_memory",
+	};
+
+	return (unsigned)c < ARRAY_SIZE(names) ? names[c] : "?";
+}
+
+const char *plan_cut_note(enum hp_cut c)
+{
+	static const char *const notes[] = {
+	    [HP_CUT_NONE] = "",
+	    [HP_CUT_KEEP_FREE] = "capped by keep_free",
+	    [HP_CUT_MEMORY] = "capped by free memory",
+	    [HP_CUT_GROW] = "grow mode keeps the larger pool",
+	    [HP_CUT_NO_MEMORY] = "node without memory",
+	};
+
+	return (unsigned)c < ARRAY_SIZE(notes) ? notes[c] : "?";
 }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "plan.h"
+#include "planner.h"
 
 /* The note of a cell, "" when there is nothing to say: why its target is not what
  * was asked ("capped by free memory"), how a share or a cap was rounded and by how
@@ -17,5 +17,11 @@ void cellnote_of(const struct hp_cell *c, char *buf, size_t len);
 
 /* "332 (0.34%)": a cut of 'cut' pages of 'of', with its share of them. */
 void cellnote_cut(uint64_t cut, uint64_t of, char *buf, size_t len);
+
+
+/* A cut as the JSON and the record name it ("keep_free", "free_memory", ...), and in
+ * words ("capped by keep_free"). */
+const char *plan_cut_name(enum hp_cut c);
+const char *plan_cut_note(enum hp_cut c);
 
 #endif

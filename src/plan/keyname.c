@@ -11,23 +11,18 @@
 static const struct {
 	const char *name, *key;
 } other_names[] = {
-    {"floor", "keep_free"},	    {"min_free", "keep_free"},
-    {"minfree", "keep_free"},	    {"free", "keep_free"},
-    {"keepfree", "keep_free"},	    {"free_memory", "keep_free"},
-    {"leave_free", "keep_free"},    {"workers", "threads"},
-    {"worker", "threads"},	    {"jobs", "threads"},
-    {"nthreads", "threads"},	    {"processes", "threads"},
-    {"parallel", "threads"},	    {"hugepages", "pages"},
-    {"nr_hugepages", "pages"},	    {"hugepage", "pages"},
-    {"pool", "pages"},		    {"pools", "pages"},
-    {"size", "pages"},		    {"sizes", "pages"},
-    {"enable", "enabled"},	    {"disable", "enabled"},
-    {"disabled", "enabled"},	    {"deadline", "timeout"},
-    {"time_limit", "timeout"},	    {"onshort", "on_short"},
-    {"short", "on_short"},	    {"mounts", "mount"},
-    {"hugetlbfs", "mount"},	    {"mountpoint", "mount"},
-    {"prometheus", "textfile"},	    {"metrics", "textfile"},
-    {"rounding", "granularity"},    {"granule", "granularity"},
+    {"floor", "keep_free"},	 {"min_free", "keep_free"}, {"minfree", "keep_free"},
+    {"free", "keep_free"},	 {"keepfree", "keep_free"}, {"free_memory", "keep_free"},
+    {"leave_free", "keep_free"}, {"workers", "threads"},    {"worker", "threads"},
+    {"jobs", "threads"},	 {"nthreads", "threads"},   {"processes", "threads"},
+    {"parallel", "threads"},	 {"hugepages", "pages"},    {"nr_hugepages", "pages"},
+    {"hugepage", "pages"},	 {"pool", "pages"},	    {"pools", "pages"},
+    {"size", "pages"},		 {"sizes", "pages"},	    {"enable", "enabled"},
+    {"disable", "enabled"},	 {"disabled", "enabled"},   {"deadline", "timeout"},
+    {"time_limit", "timeout"},	 {"onshort", "on_short"},   {"short", "on_short"},
+    {"mounts", "mount"},	 {"hugetlbfs", "mount"},    {"mountpoint", "mount"},
+    {"prometheus", "textfile"},	 {"metrics", "textfile"},   {"rounding", "granularity"},
+    {"granule", "granularity"},
 };
 
 /* Edits (insert, delete, change, swap two neighbours) from a to b, both short. */
@@ -45,7 +40,8 @@ static unsigned edits(const char *a, const char *b)
 			}
 			d[i][j] = MIN(MIN(d[i - 1][j] + 1, d[i][j - 1] + 1),
 				      d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1])
 				d[i][j] = MIN(d[i][j], d[i - 2][j - 2] + 1);
 		}
 	return d[la][lb];
@@ -69,4 +65,3 @@ const char *keyname_meant(const char *name, const char *const *keys, size_t nkey
 			meant = keys[i];
 	return meant;
 }
-

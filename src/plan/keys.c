@@ -25,7 +25,7 @@ static void add_entry(struct hp_settings *s, const char *key, const char *text,
 		s->failed = true;
 		return;
 	}
-	if (value_entry(buf, &e, why, sizeof(why))) {
+	if (values_entry(buf, &e, why, sizeof(why))) {
 		settings_problem(s, origin, key, written ? written : text, "%s", why);
 	} else if (settings_grow(s, (void **)&s->entries, s->nentries, sizeof(e))) {
 		if (written)
@@ -90,7 +90,7 @@ static void set_pages(struct hp_settings *s, const char *key, const char *value,
 		clear_pages(s, key, origin);
 		return;
 	}
-	n = value_entries(value, take_entry, &pa);
+	n = values_entries(value, take_entry, &pa);
 
 	if (n < 0)
 		s->failed = true;
@@ -105,15 +105,15 @@ static void set_keep_free(struct hp_settings *s, const char *key, const char *va
 			  const char *origin)
 {
 	struct hp_amount a;
-	int rc = value_amount(value, &a);
+	int rc = values_amount(value, &a);
 	char *o, *k, hint[96];
 
 	if (!rc && a.kind == HP_AMOUNT_COUNT)
 		rc = parse_bytes(value, &a.value); /* a plain number is bytes here */
 	a.kind = a.kind == HP_AMOUNT_PERCENT ? HP_AMOUNT_PERCENT : HP_AMOUNT_BYTES;
 	if (rc) {
-		value_hint(value, rc, hint, sizeof(hint));
-		settings_problem(s, origin, key, value, "%s: %s", value_error(rc),
+		values_hint(value, rc, hint, sizeof(hint));
+		settings_problem(s, origin, key, value, "%s: %s", values_error(rc),
 				 hint[0] && !strstr(hint, "count")
 				     ? hint
 				     : "expected a size like 512M or a share like 2%");
@@ -162,7 +162,7 @@ static void add_mount(struct hp_settings *s, const char *key, const char *value,
 		s->failed = true;
 		return;
 	}
-	rc = value_mount(buf, &m, why, sizeof(why));
+	rc = values_mount(buf, &m, why, sizeof(why));
 	if (rc == -ENOMEM) {
 		s->failed = true; /* what it took is freed below */
 	} else if (rc) {
@@ -193,12 +193,12 @@ static void set_granularity(struct hp_settings *s, const char *key, const char *
 		s->granularity_auto = true;
 		return;
 	}
-	rc = value_amount(value, &a);
+	rc = values_amount(value, &a);
 	if (!rc && a.kind == HP_AMOUNT_COUNT)
 		rc = -EINVAL; /* pages differ by size: a size or a share */
 	hint[0] = '\0';
 	if (rc)
-		value_hint(value, rc, hint, sizeof(hint));
+		values_hint(value, rc, hint, sizeof(hint));
 	if (rc || (a.kind == HP_AMOUNT_BYTES && a.value == 0))
 		settings_problem(
 		    s, origin, key, value,
@@ -224,8 +224,9 @@ static void set_enabled(struct hp_settings *s, const char *key, const char *valu
 	s->enabled = b;
 	free(s->enabled_by);
 	s->enabled_by = NULL;
-	if (!b && asprintf(&s->enabled_by, strncmp(key, "rd.", 3) ? "%s = %s (%s)" : "%s=%s (%s)",
-		     key, value, origin) < 0) {
+	if (!b && asprintf(&s->enabled_by,
+			   strncmp(key, "rd.", 3) ? "%s = %s (%s)" : "%s=%s (%s)", key,
+			   value, origin) < 0) {
 		s->enabled_by = NULL;
 		s->failed = true;
 	}
@@ -332,7 +333,7 @@ static const struct {
     {"reserve", NULL, set_reserve},
 };
 
-const char *settings_key_name(unsigned i, const char **what)
+const char *keys_name(unsigned i, const char **what)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
 		if (keys[k].what && !i--) {
@@ -342,7 +343,7 @@ const char *settings_key_name(unsigned i, const char **what)
 	return NULL;
 }
 
-bool settings_key_known(const char *name)
+bool keys_known(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		if (keys[i].what && strcmp(name, keys[i].key) == 0)
@@ -374,9 +375,10 @@ static void unknown_key(struct hp_settings *s, const char *key, const char *valu
 	if (k < 0)
 		settings_problem(s, origin, key, value, "unknown key");
 	else if (cmdline && strcmp(keys[k].key, "enabled") == 0)
-		settings_problem(s, origin, key, value,
-				 "unknown key: did you mean 'rd.hugepar' (the off switch: "
-				 "rd.hugepar=0)?");
+		settings_problem(
+		    s, origin, key, value,
+		    "unknown key: did you mean 'rd.hugepar' (the off switch: "
+		    "rd.hugepar=0)?");
 	else
 		settings_problem(s, origin, key, value,
 				 "unknown key: did you mean '%s%s' (%s)?",
@@ -412,8 +414,8 @@ static int unquote(struct hp_settings *s, const char *value, char **bare)
 static void set_key(struct hp_settings *s, const char *key, const char *value,
 		    const char *origin, bool cmdline);
 
-void settings_set(struct hp_settings *s, const char *key, const char *value,
-		  const char *origin, bool cmdline)
+void keys_set(struct hp_settings *s, const char *key, const char *value,
+	      const char *origin, bool cmdline)
 {
 	char *bare = NULL;
 	int q = unquote(s, value, &bare);

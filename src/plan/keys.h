@@ -10,13 +10,13 @@
 
 /* Apply one key=value from a source. Problems are recorded, never fatal. 'cmdline':
  * the key is a command-line one (rd.hugepar.KEY). */
-void settings_set(struct hp_settings *s, const char *key, const char *value,
-		  const char *origin, bool cmdline);
+void keys_set(struct hp_settings *s, const char *key, const char *value,
+	      const char *origin, bool cmdline);
 
 /* Whether name is a key of a settings file (not an old name). */
-bool settings_key_known(const char *name);
+bool keys_known(const char *name);
 /* The i-th key (old names left out), and what it is for in 'what'; NULL past the
  * last. */
-const char *settings_key_name(unsigned i, const char **what);
+const char *keys_name(unsigned i, const char **what);
 
 #endif

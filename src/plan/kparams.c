@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "kparams.h"
 #include "macros.h"
 #include "parse.h"
@@ -25,7 +26,7 @@ void kparams_put(FILE *f, const struct kparams_row *r, bool numa, bool *first)
 		all = add_sat(all, r->pages[i], &over);
 	if (!all)
 		return;
-	format_size_kb(r->kb, sz, sizeof(sz));
+	text_size_kb(r->kb, sz, sizeof(sz));
 	fprintf(f, "%shugepagesz=%s hugepages=", *first ? "" : " ", sz);
 	*first = false;
 	if (!numa) {

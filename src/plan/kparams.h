@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "plan.h"
+#include "planner.h"
 #include "result.h"
 #include "topology.h"
 

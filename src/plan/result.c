@@ -8,14 +8,14 @@
 #include "macros.h"
 #include "result.h"
 
-const char *method_name(enum hp_method m)
+const char *result_method_name(enum hp_method m)
 {
 	return m == HP_METHOD_PARALLEL ? "parallel"
 	       : m == HP_METHOD_SERIAL ? "serial"
 				       : "auto";
 }
 
-int method_parse(const char *s, enum hp_method *m)
+int result_method_parse(const char *s, enum hp_method *m)
 {
 	if (strcmp(s, "auto") == 0)
 		*m = HP_METHOD_AUTO;
@@ -28,7 +28,7 @@ int method_parse(const char *s, enum hp_method *m)
 	return 0;
 }
 
-const char *status_name(enum hp_status s)
+const char *result_status_name(enum hp_status s)
 {
 	static const char *const names[] = {"ok",     "partial",  "capped",
 					    "failed", "disabled", "unchanged"};
@@ -90,7 +90,7 @@ static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
 	r->reason[0] = '\0';
 	r->cause = "";
 	if (r->status == HP_STATUS_CAPPED) {
-		r->cause = cut_name(c->cut);
+		r->cause = plan_cut_name(c->cut);
 		cellnote_of(c, note, sizeof(note));
 		snprintf(r->reason, sizeof(r->reason), "%llu of %llu requested: %s",
 			 (unsigned long long)c->target, (unsigned long long)c->requested,
@@ -118,7 +118,7 @@ static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
 			 "%llu pages in use stay as surplus until freed",
 			 (unsigned long long)kept);
 	} else if (c->cut == HP_CUT_GROW) {
-		r->cause = cut_name(c->cut);
+		r->cause = plan_cut_name(c->cut);
 		cellnote_of(c, r->reason, sizeof(r->reason));
 	} else if (r->status == HP_STATUS_OK) {
 		/* a share rounded: by how much, though it is no shortfall */

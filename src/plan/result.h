@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "adapt.h"
-#include "plan.h"
+#include "planner.h"
 
 enum hp_method { HP_METHOD_AUTO, HP_METHOD_PARALLEL, HP_METHOD_SERIAL };
 
@@ -81,9 +81,9 @@ struct hp_result {
 	char error[192];
 };
 
-const char *method_name(enum hp_method m);
-int method_parse(const char *s, enum hp_method *m);
-const char *status_name(enum hp_status s);
+const char *result_method_name(enum hp_method m);
+int result_method_parse(const char *s, enum hp_method *m);
+const char *result_status_name(enum hp_status s);
 
 /* A cell's status from its plan and what it holds now. */
 enum hp_status result_cell_status(const struct hp_cell *c, uint64_t achieved);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "kparams.h"
 #include "macros.h"
 #include "parse.h"
@@ -88,7 +89,7 @@ static bool whole_pool(struct hp_setter *s, const struct setters_pools *p,
 	unsigned long long t, d, per;
 	uint64_t total;
 
-	format_size_kb(kb, sz, sizeof(sz));
+	text_size_kb(kb, sz, sizeof(sz));
 	pools_words(p, size_of(p, kb), nodes, sizeof(nodes), &total);
 	t = total;
 	per = p->nnodes ? p->nnodes : 1;
@@ -123,7 +124,7 @@ static void boot_pool(struct hp_setter *s, const struct setters_pools *p, uint64
 	bool entry = false;
 	int z = size_of(p, kb);
 
-	format_size_kb(kb, sz, sizeof(sz));
+	text_size_kb(kb, sz, sizeof(sz));
 	if (p->nnodes > HP_MAX_BOOT_NODES ||
 	    kparams_read_pages(v, p->ids, p->nnodes, kern, &total)) {
 		say(s,
@@ -170,7 +171,7 @@ static uint64_t cmdline_default(const char *cmdline, char *word, uint64_t dflt)
 {
 	const char *q = cmdline;
 
-	while (cmdline_word(&q, word) && strcmp(word, "--"))
+	while (parse_cmdline_word(&q, word) && strcmp(word, "--"))
 		if (!strncmp(word, "default_hugepagesz=", 19) &&
 		    kparams_read_size(word + 19))
 			return kparams_read_size(word + 19);
@@ -196,7 +197,7 @@ static void kernel_word(struct cmdline_state *k, const char *w,
 	uint64_t kb;
 
 	if (!strncmp(w, "default_hugepagesz=", 19)) {
-		format_size_kb(kparams_read_size(w + 19), sz, sizeof(sz));
+		text_size_kb(kparams_read_size(w + 19), sz, sizeof(sz));
 		s = put(out, "kernel command line", w);
 		if (kparams_read_size(w + 19))
 			say(s,
@@ -244,7 +245,7 @@ static void cmdline_judge(const char *cmdline, const struct setters_pools *p,
 	if (!w)
 		return;
 	k.dflt = cmdline_default(q, w, p->default_kb ? p->default_kb : 2048);
-	while (cmdline_word(&q, w) && strcmp(w, "--"))
+	while (parse_cmdline_word(&q, w) && strcmp(w, "--"))
 		kernel_word(&k, w, p, out);
 	if (k.pending)
 		size_alone(out, k.word);

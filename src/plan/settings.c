@@ -33,7 +33,7 @@ const char *settings_textfile(const struct hp_settings *s)
 	return s->no_textfile ? NULL : s->textfile ? s->textfile : HP_DEFAULT_TEXTFILE;
 }
 
-const char *on_short_name(enum hp_on_short o)
+const char *settings_on_short_name(enum hp_on_short o)
 {
 	return o == HP_SHORT_FAIL ? "fail" : "continue";
 }
@@ -100,7 +100,7 @@ void settings_free(struct hp_settings *s)
 	settings_init(s);
 }
 
-const char *mode_name(enum hp_mode m)
+const char *settings_mode_name(enum hp_mode m)
 {
 	return m == HP_MODE_EXACT ? "exact" : "grow";
 }

@@ -69,14 +69,14 @@ struct hp_settings {
 	unsigned nsources;
 	char **sources;
 	unsigned creds_denied; /* the firmware's credentials this user could not read */
-	uint64_t digest; /* of the settings files read, names and contents */
-	char *config;	 /* the settings file asked for (its .d follows it) */
-	bool failed;	 /* out of memory while reading: the settings are not whole */
+	uint64_t digest;       /* of the settings files read, names and contents */
+	char *config;	       /* the settings file asked for (its .d follows it) */
+	bool failed; /* out of memory while reading: the settings are not whole */
 };
 
 #define HP_DEFAULT_KEEP_FREE (UINT64_C(512) << 20)
 /* granularity = auto: steps of at most 1/HP_AUTO_STEP_PER of the count */
-#define HP_AUTO_STEP_PER 100
+#define HP_AUTO_STEP_PER    100
 #define HP_DEFAULT_TEXTFILE "/var/lib/prometheus/node-exporter/hugepar.prom"
 #define HP_DEFAULT_TIMEOUT  60000
 #define HP_MAX_TIMEOUT_MS   (UINT64_C(3600) * 1000)
@@ -93,35 +93,33 @@ void settings_digest(const struct hp_settings *s, char *buf, size_t len);
 /* Free what s holds: s is then as settings_init() leaves it, holding nothing. */
 void settings_free(struct hp_settings *s);
 
-
 /* Read one config file (regular files only). -ENOENT when missing; other troubles
  * are recorded as problems. */
-int settings_load_file(struct hp_settings *s, const char *file);
+int sources_load_file(struct hp_settings *s, const char *file);
 /* The text of a settings file (len bytes, changed in place: its lines are cut out),
- * read as settings_load_file() reads the file's, its lines named NAME:LINE. */
-void settings_load_text(struct hp_settings *s, const char *name, char *text,
-			size_t len);
+ * read as sources_load_file() reads the file's, its lines named NAME:LINE. */
+void sources_load_text(struct hp_settings *s, const char *name, char *text, size_t len);
 /* Read FILE, then FILE.d/ (*.conf, in name order). A missing FILE is fine unless
  * 'required' (given on the command line): then it is -ENOENT. */
-int settings_load_config(struct hp_settings *s, const char *file, bool required);
+int sources_load_config(struct hp_settings *s, const char *file, bool required);
 /* The same under root (the root file system to be, /sysroot, seen from the
  * initramfs): root+FILE and its .d read, known by their names without root, as the
  * system that root holds will read them (the record, the digest). */
-int settings_load_config_at(struct hp_settings *s, const char *root, const char *file,
-			    bool required);
+int sources_load_config_at(struct hp_settings *s, const char *root, const char *file,
+			   bool required);
 /* The rd.hugepar keys dracut bakes into an initramfs (dracut --kernel-cmdline):
  * /etc/cmdline and /etc/cmdline.d/ *.conf under the path layer's root, as dracut's
  * own getarg reads them, before the running kernel's command line. */
-void settings_load_baked(struct hp_settings *s);
+void sources_load_baked(struct hp_settings *s);
 /* The credential hugepar.conf, a settings file's text, where the platform gives it
  * (creds.h), named "credential hugepar.conf (SOURCE)"; the others systemd would not
  * take are notices, and one that cannot be read a problem. cmdline: the kernel's,
  * for its systemd.set_credential= words. */
-void settings_load_credentials(struct hp_settings *s, const char *cmdline);
+void sources_load_credentials(struct hp_settings *s, const char *cmdline);
 /* Take the rd.hugepar keys of a kernel command line. */
-void settings_load_cmdline(struct hp_settings *s, const char *cmdline);
-void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
-				const char *origin);
+void sources_load_cmdline(struct hp_settings *s, const char *cmdline);
+void sources_load_cmdline_from(struct hp_settings *s, const char *cmdline,
+			       const char *origin);
 
 /* Free an entry or a mount taken out of s->entries or s->mounts. */
 void settings_drop_entry(struct hp_entry *e);
@@ -159,7 +157,7 @@ void settings_add_source(struct hp_settings *s, const char *src);
 /* node_exporter's textfile: as set, the default, or NULL for none. */
 const char *settings_textfile(const struct hp_settings *s);
 
-const char *mode_name(enum hp_mode m);
-const char *on_short_name(enum hp_on_short o);
+const char *settings_mode_name(enum hp_mode m);
+const char *settings_on_short_name(enum hp_on_short o);
 
 #endif

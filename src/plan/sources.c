@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sources.c - where settings come from: files, a directory of drop-ins, the kernel
- * command line, the keys baked into an initramfs; each value goes to settings_set(). */
+ * command line, the keys baked into an initramfs; each value goes to keys_set(). */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -26,7 +26,7 @@ static int read_settings_file(struct hp_settings *s, const char *file,
 			      const char *shown_as, char **text, size_t *len)
 {
 	const char *kind = NULL;
-	int rc = read_regular(file, HP_MAX_FILE, text, len, &kind);
+	int rc = file_read_regular(file, HP_MAX_FILE, text, len, &kind);
 
 	if (rc == -ENOENT && kind)
 		settings_problem(s, shown_as, "", "",
@@ -51,7 +51,7 @@ static void no_equals(struct hp_settings *s, const char *l, const char *origin)
 	char key[32];
 
 	if (n < sizeof(key) && *v && snprintf(key, sizeof(key), "%.*s", (int)n, l) &&
-	    settings_key_known(key))
+	    keys_known(key))
 		settings_problem(s, origin, l, "",
 				 "expected KEY = VALUE: write '%s = %.*s'", key,
 				 HP_SHOW_VALUE, v);
@@ -65,7 +65,7 @@ static void config_line(struct hp_settings *s, char *l, const char *origin)
 
 	if (hash)
 		*hash = '\0';
-	l = strtrim(l);
+	l = parse_trim(l);
 	if (!*l)
 		return;
 	eq = strchr(l, '=');
@@ -74,7 +74,7 @@ static void config_line(struct hp_settings *s, char *l, const char *origin)
 		return;
 	}
 	*eq = '\0';
-	settings_set(s, strtrim(l), strtrim(eq + 1), origin, false);
+	keys_set(s, parse_trim(l), parse_trim(eq + 1), origin, false);
 }
 
 /* The lines of a settings file's text, named NAME:LINE. */
@@ -102,12 +102,11 @@ static void load_lines(struct hp_settings *s, const char *name, char *text, size
 	}
 }
 
-void settings_load_text(struct hp_settings *s, const char *name, char *text,
-			size_t len)
+void sources_load_text(struct hp_settings *s, const char *name, char *text, size_t len)
 {
 	/* the name as read, and the bytes: the initramfs holds the same files */
-	s->digest = fnv1a64(s->digest, name, strlen(name) + 1);
-	s->digest = fnv1a64(s->digest, text, len);
+	s->digest = file_hash64(s->digest, name, strlen(name) + 1);
+	s->digest = file_hash64(s->digest, text, len);
 	load_lines(s, name, text, len);
 }
 
@@ -161,7 +160,7 @@ static void near_miss(struct hp_settings *s, const struct cred_miss *m)
 	if (!miss_meant(m, want, sizeof(want)))
 		return;
 	snprintf(origin, sizeof(origin), "credential %s (%s)", HP_CRED_NAME,
-		 cred_source_name(m->source));
+		 creds_source_name(m->source));
 	settings_problem(s, origin, m->written, "", "not read: write %s", want);
 }
 
@@ -196,7 +195,7 @@ static void load_credential(struct hp_settings *s, struct cred *c, const char *t
 	char origin[96];
 
 	snprintf(origin, sizeof(origin), "credential %s (%s)", HP_CRED_NAME,
-		 cred_source_name(c->source));
+		 creds_source_name(c->source));
 	if (!c->data && c->denied) {
 		settings_notice(s, origin, "", "", "%s: not read", c->why);
 		s->creds_denied++;
@@ -216,7 +215,7 @@ static void load_credential(struct hp_settings *s, struct cred *c, const char *t
 		load_lines(s, origin, c->data, c->len);
 }
 
-void settings_load_credentials(struct hp_settings *s, const char *cmdline)
+void sources_load_credentials(struct hp_settings *s, const char *cmdline)
 {
 	struct cred_list l;
 	const char *taken = NULL;
@@ -229,7 +228,7 @@ void settings_load_credentials(struct hp_settings *s, const char *cmdline)
 	for (unsigned i = 0; i < l.n; i++) {
 		load_credential(s, &l.v[i], taken, l.confidential);
 		if (!taken && l.v[i].data && !l.v[i].untrusted)
-			taken = cred_source_name(l.v[i].source);
+			taken = creds_source_name(l.v[i].source);
 	}
 	for (unsigned i = 0; i < l.nmiss; i++)
 		near_miss(s, &l.miss[i]);
@@ -256,18 +255,18 @@ static int load_file_at(struct hp_settings *s, const char *root, const char *nam
 	free(path);
 	if (rc)
 		return rc;
-	settings_load_text(s, name, text, len);
+	sources_load_text(s, name, text, len);
 	free(text);
 	return 0;
 }
 
-int settings_load_file(struct hp_settings *s, const char *file)
+int sources_load_file(struct hp_settings *s, const char *file)
 {
 	return load_file_at(s, "", file);
 }
 
-int settings_load_config_at(struct hp_settings *s, const char *root, const char *file,
-			    bool required)
+int sources_load_config_at(struct hp_settings *s, const char *root, const char *file,
+			   bool required)
 {
 	struct dirent **list;
 	char *dir, *at;
@@ -304,9 +303,9 @@ int settings_load_config_at(struct hp_settings *s, const char *root, const char 
 	return 0;
 }
 
-int settings_load_config(struct hp_settings *s, const char *file, bool required)
+int sources_load_config(struct hp_settings *s, const char *file, bool required)
 {
-	return settings_load_config_at(s, "", file, required);
+	return sources_load_config_at(s, "", file, required);
 }
 
 /*
@@ -316,8 +315,8 @@ int settings_load_config(struct hp_settings *s, const char *file, bool required)
  * joins the list (with its space, which the list's grammar reads as a file's), and
  * how to write it is said. *p moves past the words taken.
  */
-static void pages_words(struct hp_settings *s, const char **p, char *list,
-			char *word, const char *origin)
+static void pages_words(struct hp_settings *s, const char **p, char *list, char *word,
+			const char *origin)
 {
 	bool joined = false;
 
@@ -325,20 +324,22 @@ static void pages_words(struct hp_settings *s, const char **p, char *list,
 		const char *q = *p;
 		size_t n = strlen(list);
 
-		if (!cmdline_word(&q, word) || strchr(word, '=') || !strcmp(word, "--") ||
-		    !(value_starts_entry(word) || (n && list[n - 1] == ',') ||
-		      value_continues(list, n, word) != VALUE_JOIN_NONE))
+		if (!parse_cmdline_word(&q, word) || strchr(word, '=') ||
+		    !strcmp(word, "--") ||
+		    !(values_starts_entry(word) || (n && list[n - 1] == ',') ||
+		      values_continues(list, n, word) != VALUE_JOIN_NONE))
 			break;
 		list[n] = ' ';
 		strcpy(list + n + 1, word);
 		*p = q;
 		joined = true;
 	}
-	settings_set(s, "rd.hugepar.pages", list, origin, true);
+	keys_set(s, "rd.hugepar.pages", list, origin, true);
 	if (joined)
-		settings_notice(s, origin, "rd.hugepar.pages", list,
-				"taken as one list: the kernel ends a value at a space, so "
-				"write the list with commas only, or in double quotes");
+		settings_notice(
+		    s, origin, "rd.hugepar.pages", list,
+		    "taken as one list: the kernel ends a value at a space, so "
+		    "write the list with commas only, or in double quotes");
 }
 
 /* "hugepar.pages=..." without dracut's "rd.": not read, and said. */
@@ -356,8 +357,8 @@ static void no_rd(struct hp_settings *s, char *word, const char *origin)
 		*eq = '=';
 }
 
-void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
-				const char *origin)
+void sources_load_cmdline_from(struct hp_settings *s, const char *cmdline,
+			       const char *origin)
 {
 	const char *p = cmdline;
 	size_t cap = strlen(cmdline) + 2;
@@ -369,7 +370,7 @@ void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 		s->failed = true;
 		return;
 	}
-	while (cmdline_word(&p, word)) {
+	while (parse_cmdline_word(&p, word)) {
 		char *eq;
 
 		if (strcmp(word, "--") == 0)
@@ -386,10 +387,9 @@ void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 			pages_words(s, &p, list, word, origin);
 		} else if (eq) {
 			*eq = '\0';
-			settings_set(s, word, eq + 1, origin, true);
+			keys_set(s, word, eq + 1, origin, true);
 		} else if (strcmp(word, "rd.hugepar") == 0) {
-			settings_set(s, word, "1", origin,
-				     true); /* as getargbool reads it */
+			keys_set(s, word, "1", origin, true); /* as getargbool reads it */
 		} else {
 			settings_problem(s, origin, word, "", "expected %s=VALUE", word);
 		}
@@ -398,9 +398,9 @@ void settings_load_cmdline_from(struct hp_settings *s, const char *cmdline,
 	free(list);
 }
 
-void settings_load_cmdline(struct hp_settings *s, const char *cmdline)
+void sources_load_cmdline(struct hp_settings *s, const char *cmdline)
 {
-	settings_load_cmdline_from(s, cmdline, "kernel command line");
+	sources_load_cmdline_from(s, cmdline, "kernel command line");
 }
 
 static void load_baked_file(struct hp_settings *s, const char *rel)
@@ -414,12 +414,11 @@ static void load_baked_file(struct hp_settings *s, const char *rel)
 	if (strlen(text) != len)
 		settings_problem(s, rel, "", "", "a NUL byte in the file: not read");
 	else
-		settings_load_cmdline_from(s, text + (strncmp(text, BOM, 3) ? 0 : 3),
-					   rel);
+		sources_load_cmdline_from(s, text + (strncmp(text, BOM, 3) ? 0 : 3), rel);
 	free(text);
 }
 
-void settings_load_baked(struct hp_settings *s)
+void sources_load_baked(struct hp_settings *s)
 {
 	struct dirent **list;
 	char dir[4096];

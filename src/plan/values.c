@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "parse.h"
 #include "topology.h"
 #include "values.h"
 
-const char *value_error(int rc)
+const char *values_error(int rc)
 {
 	return rc == -ERANGE ? "out of range" : "malformed";
 }
@@ -49,7 +50,7 @@ static bool size_meant(const char *str, uint64_t *bytes, uint64_t *unit)
 	return true;
 }
 
-void value_hint(const char *str, int rc, char *buf, size_t len)
+void values_hint(const char *str, int rc, char *buf, size_t len)
 {
 	size_t n = strlen(str);
 	const char *dot = strchr(str, '.');
@@ -64,13 +65,13 @@ void value_hint(const char *str, int rc, char *buf, size_t len)
 			     ? "a share has at most two decimals (12.5%, 0.25%)"
 			     : "a share is written like 50% or 12.5%");
 	else if (size_meant(str, &bytes, &unit) && bytes && bytes % 1024 == 0) {
-		format_size_kb(bytes / 1024, form, sizeof(form));
+		text_size_kb(bytes / 1024, form, sizeof(form));
 		snprintf(buf, len, "write %s", form);
 	} else if (size_meant(str, &bytes, &unit) && unit > 1024 &&
 		   bytes >= unit / 1024) {
 		/* not whole in K: in the next unit down, at most what was asked */
-		format_size_kb(bytes / (unit / 1024) * (unit / 1024) / 1024, form,
-			       sizeof(form));
+		text_size_kb(bytes / (unit / 1024) * (unit / 1024) / 1024, form,
+			     sizeof(form));
 		snprintf(buf, len, "write a whole number, such as %s", form);
 	} else if (size_meant(str, &bytes, &unit))
 		snprintf(buf, len, "write a whole number of K, M, G, T or P");
@@ -79,7 +80,7 @@ void value_hint(const char *str, int rc, char *buf, size_t len)
 }
 
 /* An amount: "512" pages, "64G" memory, or "50%" of the node's memory. */
-int value_amount(const char *str, struct hp_amount *a)
+int values_amount(const char *str, struct hp_amount *a)
 {
 	size_t n = strlen(str);
 
@@ -166,7 +167,7 @@ static int value_target(char *t, struct hp_entry *e, char *why, size_t wlen)
 
 /* One "SIZE:AMOUNT[@NODES]" or "SIZE:AMOUNT@DEVICE" entry; 'buf' is the entry's text,
  * changed in place. */
-int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
+int values_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
 {
 	char *colon = strchr(buf, ':'), *at, *amount, hint[96];
 	uint64_t bytes;
@@ -184,41 +185,41 @@ int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen)
 
 	rc = parse_bytes(buf, &bytes);
 	if (rc || bytes < 1024 || bytes % 1024) {
-		value_hint(buf, rc, hint, sizeof(hint));
+		values_hint(buf, rc, hint, sizeof(hint));
 		snprintf(why, wlen,
 			 "page size '%.32s' is %s: %s%ssizes are written 2M, 1G, 2048K",
-			 buf, rc ? value_error(rc) : "not a whole number of kB", hint,
+			 buf, rc ? values_error(rc) : "not a whole number of kB", hint,
 			 hint[0] ? " (" : "");
 		if (hint[0])
 			snprintf(why + strlen(why), wlen - strlen(why), ")");
 		return -EINVAL;
 	}
 	e->size_kb = bytes / 1024;
-	rc = value_amount(amount, &e->amount);
+	rc = values_amount(amount, &e->amount);
 	if (rc) {
-		value_hint(amount, rc, hint, sizeof(hint));
+		values_hint(amount, rc, hint, sizeof(hint));
 		if (hint[0])
 			snprintf(why, wlen, "amount '%.32s' is %s: %s", amount,
-				 value_error(rc), hint);
+				 values_error(rc), hint);
 		else
 			snprintf(why, wlen,
 				 "amount '%.32s' is %s (a count, a size like 64G, or "
 				 "50%%)",
-				 amount, value_error(rc));
+				 amount, values_error(rc));
 		return rc;
 	}
 	e->all_nodes = !at;
 	return at ? value_target(at + 1, e, why, wlen) : 0;
 }
 
-bool value_starts_entry(const char *w)
+bool values_starts_entry(const char *w)
 {
 	const char *q = w;
 
 	while (*q && *q != ',' && *q != ';' && *q != ':' && !isspace((unsigned char)*q))
 		q++;
-	return *q == ':' && !(q - w == 3 && (strncmp(w, "pci", 3) == 0 ||
-					     strncmp(w, "net", 3) == 0));
+	return *q == ':' &&
+	       !(q - w == 3 && (strncmp(w, "pci", 3) == 0 || strncmp(w, "net", 3) == 0));
 }
 
 /* Whether t (n bytes) ends in a node list: '@' and digits, '-' and ','. */
@@ -232,7 +233,7 @@ static bool ends_in_nodes(const char *t, size_t n)
 	return k && k < n && t[k - 1] == '@';
 }
 
-enum value_join value_continues(const char *t, size_t n, const char *next)
+enum value_join values_continues(const char *t, size_t n, const char *next)
 {
 	size_t w = strcspn(next, " \t\n\r\f\v;,");
 
@@ -256,9 +257,9 @@ enum value_join value_continues(const char *t, size_t n, const char *next)
  * was written), and a number after a node list keeps its space, so that the entry
  * is refused rather than done on fewer nodes ("1G:4@0 1").
  */
-int value_entries(const char *value,
-		  void (*each)(const char *entry, const char *written, void *arg),
-		  void *arg)
+int values_entries(const char *value,
+		   void (*each)(const char *entry, const char *written, void *arg),
+		   void *arg)
 {
 	const char *p = value;
 	size_t vlen = strlen(value);
@@ -293,7 +294,7 @@ int value_entries(const char *value,
 				while (isspace((unsigned char)*q))
 					q++;
 				if (!*q || *q == ';' || *q == ',' ||
-				    value_starts_entry(q))
+				    values_starts_entry(q))
 					break;
 				text[len++] = ',';
 				p = q;
@@ -302,7 +303,7 @@ int value_entries(const char *value,
 				break;
 			for (q = p; isspace((unsigned char)*q);)
 				q++;
-			j = *q && *q != ';' && *q != ',' ? value_continues(text, len, q)
+			j = *q && *q != ';' && *q != ',' ? values_continues(text, len, q)
 							 : VALUE_JOIN_NONE;
 			if (j == VALUE_JOIN_NONE)
 				break;
@@ -325,7 +326,7 @@ int value_entries(const char *value,
 }
 
 /* "SIZE:PATH[,owner=U][,group=G][,mode=OCTAL]" */
-int value_mount(char *buf, struct hp_mount *m, char *why, size_t wlen)
+int values_mount(char *buf, struct hp_mount *m, char *why, size_t wlen)
 {
 	char *colon = strchr(buf, ':'), *opt, *save = NULL;
 	uint64_t bytes, mode;
@@ -373,14 +374,14 @@ int value_mount(char *buf, struct hp_mount *m, char *why, size_t wlen)
 	return 0;
 }
 
-void amount_format(const struct hp_amount *a, char *buf, size_t len)
+void values_amount_format(const struct hp_amount *a, char *buf, size_t len)
 {
 	switch (a->kind) {
 	case HP_AMOUNT_COUNT:
 		snprintf(buf, len, "%llu", (unsigned long long)a->value);
 		break;
 	case HP_AMOUNT_BYTES:
-		format_bytes(a->value, buf, len);
+		text_bytes(a->value, buf, len);
 		break;
 	case HP_AMOUNT_PERCENT:
 		if (a->value % 100)

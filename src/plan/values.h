@@ -63,35 +63,35 @@ struct hp_mount {
 };
 
 /* Each returns 0 or -errno; an entry and a mount are parsed from a copy, changed in
- * place, and why says what is wrong (value_mount(): -ENOMEM when a copy of its own
+ * place, and why says what is wrong (values_mount(): -ENOMEM when a copy of its own
  * fails, with what it took in m for the caller to free). */
-int value_amount(const char *str, struct hp_amount *a);
-int value_entry(char *buf, struct hp_entry *e, char *why, size_t wlen);
-int value_mount(char *buf, struct hp_mount *m, char *why, size_t wlen);
+int values_amount(const char *str, struct hp_amount *a);
+int values_entry(char *buf, struct hp_entry *e, char *why, size_t wlen);
+int values_mount(char *buf, struct hp_mount *m, char *why, size_t wlen);
 /* Whether the text at w starts an entry: a ':' before any ',', ';' or space, and
  * not a device's "pci:" or "net:" (an address is no SIZE). */
-bool value_starts_entry(const char *w);
+bool values_starts_entry(const char *w);
 /* How the text after a space goes on an entry of n bytes at t: not at all (a new
  * entry or another word), without the space (next starts with '@' or ':', or the
  * entry ends with one: "1G:4 @1"), or with it (a number after a node list, "1G:4@0
  * 1": an entry then refused whole, not done on node 0 alone). */
 enum value_join { VALUE_JOIN_NONE, VALUE_JOIN_TIGHT, VALUE_JOIN_SPACE };
-enum value_join value_continues(const char *t, size_t n, const char *next);
+enum value_join values_continues(const char *t, size_t n, const char *next);
 /* Each entry of a list of them (a pages value) to each(), as people write lists:
  * separated by spaces, ';', ',' or a comma and spaces, a node list kept whole, an
- * entry with spaces inside whole (value_continues()); written: the entry as it was
+ * entry with spaces inside whole (values_continues()); written: the entry as it was
  * written where spaces were dropped from it, else NULL. The number of entries, or
  * -ENOMEM. */
-int value_entries(const char *value,
-		  void (*each)(const char *entry, const char *written, void *arg),
-		  void *arg);
+int values_entries(const char *value,
+		   void (*each)(const char *entry, const char *written, void *arg),
+		   void *arg);
 /* What to write instead of an amount or a size that does not read (rc its error),
  * into buf: "write 1536M" for "1.5G", "write 1G" for "1gib", "a share is from 0% to
  * 100%" for "150%"; "" when nothing more than the grammar can be said. */
-void value_hint(const char *str, int rc, char *buf, size_t len);
+void values_hint(const char *str, int rc, char *buf, size_t len);
 /* "out of range" or "malformed", for a number's -ERANGE or -EINVAL. */
-const char *value_error(int rc);
+const char *values_error(int rc);
 /* An amount as written: "512", "64G", "12.5%". */
-void amount_format(const struct hp_amount *a, char *buf, size_t len);
+void values_amount_format(const struct hp_amount *a, char *buf, size_t len);
 
 #endif

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "text.h"
 #include "clock.h"
 #include "fault.h"
 #include "macros.h"
@@ -98,7 +99,7 @@ static void parse(void)
 	parsed = true;
 	if (!env)
 		env = from_cmdline(cmd, sizeof(cmd));
-	if (!env || xsnprintf(buf, sizeof(buf), "%s", env))
+	if (!env || text_snprintf(buf, sizeof(buf), "%s", env))
 		return;
 	for (char *tok = strtok_r(buf, ",", &save); tok && nitems < ARRAY_SIZE(items);
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -178,13 +179,13 @@ int fault_at(const char *point)
 	case ACT_ERRNO:
 		return -fire->err;
 	case ACT_KILL:
-		proc_kill(getpid(), SIGKILL);
+		clock_kill(getpid(), SIGKILL);
 		break;
 	case ACT_TERM:
-		proc_kill(main_pid ? main_pid : getpid(), SIGTERM);
+		clock_kill(main_pid ? main_pid : getpid(), SIGTERM);
 		break;
 	case ACT_KILLMAIN:
-		proc_kill(main_pid ? main_pid : getpid(), SIGKILL);
+		clock_kill(main_pid ? main_pid : getpid(), SIGKILL);
 		break;
 	case ACT_DELAY:
 	case ACT_HANG:

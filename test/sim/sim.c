@@ -374,7 +374,7 @@ int sim_run_on(unsigned node)
 	return 0;
 }
 
-const struct hugetlb_ops hugetlb_sim = {
+const struct hugetlb_ops sim_hugetlb = {
     .name = "simulated",
     .read_global = sim_read_global,
     .read_node = sim_read_node,

@@ -130,7 +130,7 @@ struct sim_file {
 	struct sim_state st[2];
 };
 
-extern const struct hugetlb_ops hugetlb_sim;
+extern const struct hugetlb_ops sim_hugetlb;
 
 /* Open (or make) the state under the path layer's root. Returns 0 or -errno. */
 int sim_open(void);

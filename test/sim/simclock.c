@@ -35,119 +35,120 @@
 #include "simcore.h"
 #include "sys.h"
 
-struct clk_table *clk_tab;
-int clk_me = -1;
-int clk_lock_fd = -1;
+struct clk_table *simclock_tab;
+int simclock_me = -1;
+int simclock_lock_fd = -1;
 static pid_t lock_pid;
 
 /* ---- the table's lock, a file lock of this process's own ---------------------- */
 
-void clk_lk(void)
+void simclock_lk(void)
 {
-	if (!sim_own_fd(&clk_lock_fd, &lock_pid, "clock.lock"))
-		sim_flock(clk_lock_fd, LOCK_EX);
+	if (!sim_own_fd(&simclock_lock_fd, &lock_pid, "clock.lock"))
+		sim_flock(simclock_lock_fd, LOCK_EX);
 }
 
-void clk_unlk(void)
+void simclock_unlk(void)
 {
-	flock(clk_lock_fd, LOCK_UN);
+	flock(simclock_lock_fd, LOCK_UN);
 }
 
-long clk_futex(uint32_t *w, int op, uint32_t val, const struct timespec *ts)
+long simclock_futex(uint32_t *w, int op, uint32_t val, const struct timespec *ts)
 {
 	return syscall(SYS_futex, w, op, val, ts, NULL, 0);
 }
 
 /* ---- the table: slots, readiness, the baton ----------------------------------- */
 
-int clk_slot_of(pid_t pid)
+int simclock_slot_of(pid_t pid)
 {
-	for (unsigned s = 0; pid > 0 && s < clk_tab->top; s++)
-		if (clk_tab->p[s].state != P_FREE && clk_tab->p[s].pid == pid)
+	for (unsigned s = 0; pid > 0 && s < simclock_tab->top; s++)
+		if (simclock_tab->p[s].state != P_FREE && simclock_tab->p[s].pid == pid)
 			return (int)s;
 	return -1;
 }
 
-int clk_slot_new(void)
+int simclock_slot_new(void)
 {
 	for (unsigned s = 0; s < CLK_MAX; s++)
-		if (clk_tab->p[s].state == P_FREE) {
-			memset(&clk_tab->p[s], 0, sizeof(clk_tab->p[s]));
-			clk_tab->p[s].node = -1;
-			clk_tab->top = MAX(clk_tab->top, s + 1);
+		if (simclock_tab->p[s].state == P_FREE) {
+			memset(&simclock_tab->p[s], 0, sizeof(simclock_tab->p[s]));
+			simclock_tab->p[s].node = -1;
+			simclock_tab->top = MAX(simclock_tab->top, s + 1);
 			return (int)s;
 		}
 	return -1;
 }
 
-void clk_slot_free(int s)
+void simclock_slot_free(int s)
 {
-	clk_tab->p[s].state = P_FREE;
-	while (clk_tab->top && clk_tab->p[clk_tab->top - 1].state == P_FREE)
-		clk_tab->top--;
+	simclock_tab->p[s].state = P_FREE;
+	while (simclock_tab->top &&
+	       simclock_tab->p[simclock_tab->top - 1].state == P_FREE)
+		simclock_tab->top--;
 }
 
-void clk_make_ready(int s, int why)
+void simclock_make_ready(int s, int why)
 {
-	struct clk_proc *p = &clk_tab->p[s];
+	struct clk_proc *p = &simclock_tab->p[s];
 
 	p->woke = why;
 	p->wake_ns = 0;
 	p->node = -1;
-	p->ready_seq = ++clk_tab->seq;
+	p->ready_seq = ++simclock_tab->seq;
 	p->state = P_READY;
 }
 
-void clk_give(int s)
+void simclock_give(int s)
 {
-	clk_tab->baton = s;
-	clk_tab->moves++;
-	clk_tab->p[s].state = P_RUN;
-	__atomic_store_n(&clk_tab->p[s].go, 1, __ATOMIC_RELEASE);
-	clk_futex(&clk_tab->p[s].go, FUTEX_WAKE, 1, NULL);
+	simclock_tab->baton = s;
+	simclock_tab->moves++;
+	simclock_tab->p[s].state = P_RUN;
+	__atomic_store_n(&simclock_tab->p[s].go, 1, __ATOMIC_RELEASE);
+	simclock_futex(&simclock_tab->p[s].go, FUTEX_WAKE, 1, NULL);
 }
 
-void clk_await(int s)
+void simclock_await(int s)
 {
-	while (!__atomic_load_n(&clk_tab->p[s].go, __ATOMIC_ACQUIRE))
-		clk_futex(&clk_tab->p[s].go, FUTEX_WAIT, 0, NULL);
+	while (!__atomic_load_n(&simclock_tab->p[s].go, __ATOMIC_ACQUIRE))
+		simclock_futex(&simclock_tab->p[s].go, FUTEX_WAIT, 0, NULL);
 }
 
 /* A wake for process pid: ends a wait that a wake ends. */
-void clk_wake_pid(pid_t pid)
+void simclock_wake_pid(pid_t pid)
 {
-	int s = clk_slot_of(pid);
+	int s = simclock_slot_of(pid);
 
-	if (s >= 0 && clk_tab->p[s].state == P_WAIT && clk_tab->p[s].event)
-		clk_make_ready(s, WOKE_EVENT);
+	if (s >= 0 && simclock_tab->p[s].state == P_WAIT && simclock_tab->p[s].event)
+		simclock_make_ready(s, WOKE_EVENT);
 }
 
 /* A handled signal for slot s, announced: ends a wait that a signal ends. */
-void clk_signal_slot(int s)
+void simclock_signal_slot(int s)
 {
-	if (clk_tab->p[s].state == P_WAIT && clk_tab->p[s].intr)
-		clk_make_ready(s, WOKE_SIGNAL);
+	if (simclock_tab->p[s].state == P_WAIT && simclock_tab->p[s].intr)
+		simclock_make_ready(s, WOKE_SIGNAL);
 }
 
 /* Slot s is gone (its process has exited): what exit does. */
-void clk_slot_gone(int s)
+void simclock_slot_gone(int s)
 {
-	pid_t pid = clk_tab->p[s].pid, parent = clk_tab->p[s].parent_pid;
+	pid_t pid = simclock_tab->p[s].pid, parent = simclock_tab->p[s].parent_pid;
 
-	if (clk_tab->baton == s)
-		clk_tab->baton = -1;
-	clk_slot_free(s);
-	clk_wake_pid(parent);
+	if (simclock_tab->baton == s)
+		simclock_tab->baton = -1;
+	simclock_slot_free(s);
+	simclock_wake_pid(parent);
 	/* its children's parent-death signal */
-	for (unsigned c = 0; c < clk_tab->top; c++) {
-		struct clk_proc *p = &clk_tab->p[c];
+	for (unsigned c = 0; c < simclock_tab->top; c++) {
+		struct clk_proc *p = &simclock_tab->p[c];
 
 		if (p->state == P_FREE || p->state == P_DYING || p->parent_pid != pid)
 			continue;
 		if (p->pdeathsig == SIGKILL)
 			p->state = P_DYING;
 		else if (p->pdeathsig)
-			clk_signal_slot((int)c);
+			simclock_signal_slot((int)c);
 	}
 }
 
@@ -158,13 +159,13 @@ static void clk_reap_dying(void)
 	for (;;) {
 		bool any = false, freed = false;
 
-		for (unsigned s = 0; s < clk_tab->top; s++) {
-			if (clk_tab->p[s].state != P_DYING || (int)s == clk_me)
+		for (unsigned s = 0; s < simclock_tab->top; s++) {
+			if (simclock_tab->p[s].state != P_DYING || (int)s == simclock_me)
 				continue;
 			any = true;
-			if (pid_gone(clk_tab->p[s].pid)) {
+			if (sys_pid_gone(simclock_tab->p[s].pid)) {
 				sim_reap();
-				clk_slot_gone((int)s);
+				simclock_slot_gone((int)s);
 				freed = true;
 			}
 		}
@@ -190,11 +191,11 @@ static uint64_t item_end(const struct clk_proc *p, double rate, uint64_t now)
 static bool advance(void)
 {
 	static double rate[CLK_MAX];
-	uint64_t now = clk_tab->now_ns, next = UINT64_MAX;
+	uint64_t now = simclock_tab->now_ns, next = UINT64_MAX;
 
 	sim_item_rates(rate);
-	for (unsigned s = 0; s < clk_tab->top; s++) {
-		const struct clk_proc *p = &clk_tab->p[s];
+	for (unsigned s = 0; s < simclock_tab->top; s++) {
+		const struct clk_proc *p = &simclock_tab->p[s];
 
 		if (p->state != P_WAIT)
 			continue;
@@ -212,26 +213,27 @@ static bool advance(void)
 	if (next == UINT64_MAX)
 		return false;
 	next = MAX(next, now);
-	clk_tab->now_ns = next;
-	for (unsigned s = 0; s < clk_tab->top; s++) {
-		struct clk_proc *p = &clk_tab->p[s];
+	simclock_tab->now_ns = next;
+	for (unsigned s = 0; s < simclock_tab->top; s++) {
+		struct clk_proc *p = &simclock_tab->p[s];
 
 		if (p->state != P_WAIT)
 			continue;
 		if (p->node >= 0) {
 			bool done = item_end(p, rate[s], now) <= next;
 
-			p->left = done ? 0 : p->left - rate[s] * (double)(next - now) / 1e9;
+			p->left =
+			    done ? 0 : p->left - rate[s] * (double)(next - now) / 1e9;
 			if (done || p->left < 1e-6) {
-				clk_make_ready((int)s, WOKE_DONE);
+				simclock_make_ready((int)s, WOKE_DONE);
 				continue;
 			}
 		}
 		if (p->intr && p->alarm_ns && p->alarm_ns <= next) {
 			p->alarm_ns = 0;
-			clk_make_ready((int)s, WOKE_SIGNAL);
+			simclock_make_ready((int)s, WOKE_SIGNAL);
 		} else if (p->wake_ns && p->wake_ns <= next) {
-			clk_make_ready((int)s, WOKE_TIME);
+			simclock_make_ready((int)s, WOKE_TIME);
 		}
 	}
 	return true;
@@ -240,125 +242,128 @@ static bool advance(void)
 static void dump(const char *why)
 {
 	fprintf(stderr, "hugepar-sim: %s at %llu ns; the clock's processes:\n", why,
-		(unsigned long long)clk_tab->now_ns);
-	for (unsigned s = 0; s < clk_tab->top; s++) {
-		const struct clk_proc *p = &clk_tab->p[s];
+		(unsigned long long)simclock_tab->now_ns);
+	for (unsigned s = 0; s < simclock_tab->top; s++) {
+		const struct clk_proc *p = &simclock_tab->p[s];
 
 		if (p->state != P_FREE)
 			fprintf(stderr,
 				"  slot %u pid %d parent %d state %u in %s wake %llu "
 				"event %u intr %u node %d left %g\n",
 				s, p->pid, p->parent_pid, p->state, p->site,
-				(unsigned long long)p->wake_ns, p->event, p->intr, p->node,
-				p->left);
+				(unsigned long long)p->wake_ns, p->event, p->intr,
+				p->node, p->left);
 	}
 }
 
 /* Give the baton on: to the process made ready first; when none is, move time. */
-void clk_handoff(void)
+void simclock_handoff(void)
 {
 	for (;;) {
 		int best = -1;
 
 		clk_reap_dying();
-		for (unsigned s = 0; s < clk_tab->top; s++)
-			if (clk_tab->p[s].state == P_READY &&
-			    (best < 0 || clk_tab->p[s].ready_seq < clk_tab->p[best].ready_seq))
+		for (unsigned s = 0; s < simclock_tab->top; s++)
+			if (simclock_tab->p[s].state == P_READY &&
+			    (best < 0 || simclock_tab->p[s].ready_seq <
+					     simclock_tab->p[best].ready_seq))
 				best = (int)s;
 		if (best >= 0) {
-			clk_give(best);
+			simclock_give(best);
 			return;
 		}
 		if (advance())
 			continue;
-		clk_tab->baton = -1;
-		for (unsigned s = 0; s < clk_tab->top && best < 0; s++)
-			if (clk_tab->p[s].state != P_FREE && (int)s != clk_me)
+		simclock_tab->baton = -1;
+		for (unsigned s = 0; s < simclock_tab->top && best < 0; s++)
+			if (simclock_tab->p[s].state != P_FREE && (int)s != simclock_me)
 				best = (int)s;
 		if (best < 0)
 			return; /* the last one has left, or is killing itself */
 		best = -1;
 		/* Nothing can end a wait: a process that died unannounced, or a
 		 * dead lock. */
-		for (unsigned s = 0; s < clk_tab->top; s++)
-			if (clk_tab->p[s].state != P_FREE && (int)s != clk_me &&
-			    pid_gone(clk_tab->p[s].pid)) {
-				clk_tab->p[s].state = P_DYING;
+		for (unsigned s = 0; s < simclock_tab->top; s++)
+			if (simclock_tab->p[s].state != P_FREE && (int)s != simclock_me &&
+			    sys_pid_gone(simclock_tab->p[s].pid)) {
+				simclock_tab->p[s].state = P_DYING;
 				best = (int)s;
 			}
 		if (best >= 0)
 			continue;
 		dump("no process can run");
-		for (unsigned s = 0; s < clk_tab->top; s++)
-			if (clk_tab->p[s].state != P_FREE && (int)s != clk_me)
-				kill(clk_tab->p[s].pid, SIGABRT);
+		for (unsigned s = 0; s < simclock_tab->top; s++)
+			if (simclock_tab->p[s].state != P_FREE && (int)s != simclock_me)
+				kill(simclock_tab->p[s].pid, SIGABRT);
 		abort();
 	}
 }
 
 /* This process waits (its slot says for what; the lock is held): give the baton on,
  * and come back with it. Returns why the wait ended. */
-int clk_yield(const char *site)
+int simclock_yield(const char *site)
 {
-	struct clk_proc *p = &clk_tab->p[clk_me];
-	uint64_t seen = clk_tab->moves, since = now_ms();
+	struct clk_proc *p = &simclock_tab->p[simclock_me];
+	uint64_t seen = simclock_tab->moves, since = sys_mono_ms();
 	bool told = false;
 
 	snprintf(p->site, sizeof(p->site), "%s", site);
 	__atomic_store_n(&p->go, 0, __ATOMIC_RELAXED);
 	p->state = P_WAIT;
 	/* the deadline's alarm already past: the signal it would have sent */
-	if (p->intr && p->alarm_ns && p->alarm_ns <= clk_tab->now_ns) {
+	if (p->intr && p->alarm_ns && p->alarm_ns <= simclock_tab->now_ns) {
 		p->alarm_ns = 0;
 		p->state = P_RUN;
-		clk_unlk();
+		simclock_unlk();
 		return WOKE_SIGNAL;
 	}
-	clk_handoff();
-	clk_unlk();
+	simclock_handoff();
+	simclock_unlk();
 	while (!__atomic_load_n(&p->go, __ATOMIC_ACQUIRE)) {
-		long look = CLK_LOOK_MS * (1L + clk_me / CLK_LOOK_SLOTS);
+		long look = CLK_LOOK_MS * (1L + simclock_me / CLK_LOOK_SLOTS);
 		struct timespec ts = {look / 1000, look % 1000 * 1000000L};
 		int b = -1, e;
 		uint64_t moved;
 
-		if (clk_futex(&p->go, FUTEX_WAIT, 0, &ts) == 0 || errno == EAGAIN)
+		if (simclock_futex(&p->go, FUTEX_WAIT, 0, &ts) == 0 || errno == EAGAIN)
 			continue;
 		e = errno;
 		/* the baton has moved since the last look: the run goes on, and the
 		 * lock is left to the processes that run (thousands of waiters
 		 * taking it at each look stall the one that runs) */
-		moved = __atomic_load_n(&clk_tab->moves, __ATOMIC_RELAXED);
+		moved = __atomic_load_n(&simclock_tab->moves, __ATOMIC_RELAXED);
 		if (e != EINTR && moved != seen) {
 			seen = moved;
-			since = now_ms();
+			since = sys_mono_ms();
 			continue;
 		}
-		clk_lk();
+		simclock_lk();
 		if (e == EINTR) {
 			/* a signal nobody announced (from outside the run) */
-			clk_signal_slot(clk_me);
-			if (clk_tab->baton < 0 && p->state == P_READY)
-				clk_handoff();
-		} else if (clk_tab->moves == seen &&
-			   ((b = clk_tab->baton) < 0 || (b != clk_me && pid_gone(clk_tab->p[b].pid)))) {
+			simclock_signal_slot(simclock_me);
+			if (simclock_tab->baton < 0 && p->state == P_READY)
+				simclock_handoff();
+		} else if (simclock_tab->moves == seen &&
+			   ((b = simclock_tab->baton) < 0 ||
+			    (b != simclock_me && sys_pid_gone(simclock_tab->p[b].pid)))) {
 			/* the baton's holder killed itself, or died without a word */
 			if (b >= 0)
-				clk_tab->p[b].state = P_DYING;
-			clk_tab->baton = -1;
-			clk_handoff();
-		} else if (clk_tab->moves != seen) {
-			seen = clk_tab->moves;
-			since = now_ms();
-		} else if (!told && now_ms() - since > CLK_STUCK_MS) {
+				simclock_tab->p[b].state = P_DYING;
+			simclock_tab->baton = -1;
+			simclock_handoff();
+		} else if (simclock_tab->moves != seen) {
+			seen = simclock_tab->moves;
+			since = sys_mono_ms();
+		} else if (!told && sys_mono_ms() - since > CLK_STUCK_MS) {
 			told = true;
 			fprintf(stderr,
 				"hugepar-sim: process %d has held the clock for %d s "
 				"(blocked outside the clock seam?)\n",
-				b >= 0 ? clk_tab->p[b].pid : -1, CLK_STUCK_MS / 1000);
+				b >= 0 ? simclock_tab->p[b].pid : -1,
+				CLK_STUCK_MS / 1000);
 			dump("a stuck clock");
 		}
-		clk_unlk();
+		simclock_unlk();
 	}
 	p->site[0] = '\0';
 	return (int)p->woke;
@@ -366,24 +371,24 @@ int clk_yield(const char *site)
 
 /* A wait of this process: until the simulated time 'until' (0: none), a wake
  * (event) or a signal (intr). The lock is taken here. */
-int clk_wait_for(const char *site, uint64_t until, bool event, bool intr)
+int simclock_wait_for(const char *site, uint64_t until, bool event, bool intr)
 {
 	struct clk_proc *p;
 
-	clk_lk();
-	p = &clk_tab->p[clk_me];
+	simclock_lk();
+	p = &simclock_tab->p[simclock_me];
 	p->wake_ns = until;
 	p->event = event;
 	p->intr = intr;
 	p->node = -1;
-	return clk_yield(site);
+	return simclock_yield(site);
 }
 
 /* ---- the cost model's allocations --------------------------------------------- */
 
 bool simclock_on(void)
 {
-	return clk_me >= 0;
+	return simclock_me >= 0;
 }
 
 bool simclock_spend(unsigned n, unsigned z, double pages, bool write)
@@ -392,8 +397,8 @@ bool simclock_spend(unsigned n, unsigned z, double pages, bool write)
 
 	if (pages <= 0)
 		return true;
-	clk_lk();
-	p = &clk_tab->p[clk_me];
+	simclock_lk();
+	p = &simclock_tab->p[simclock_me];
 	p->wake_ns = 0;
 	p->event = false;
 	p->intr = write;
@@ -401,5 +406,5 @@ bool simclock_spend(unsigned n, unsigned z, double pages, bool write)
 	p->z = (int16_t)z;
 	p->cpu = (int16_t)sim_my_cpu;
 	p->left = pages;
-	return clk_yield(write ? "write" : "reserve") != WOKE_SIGNAL;
+	return simclock_yield(write ? "write" : "reserve") != WOKE_SIGNAL;
 }

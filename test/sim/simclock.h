@@ -13,13 +13,13 @@
 
 #include "clock.h"
 
-extern const struct clock_ops clock_sim;
+extern const struct clock_ops sim_clock;
 
 /* This process joins the clock of the simulated kernel opened with sim_open(), when
  * its machine's clock is virtual (the default; the machine line `clock host` or
  * HUGEPAR_SIM_CLOCK=host keep the host's), and puts it behind the clock seam.
  * Returns 0 or -errno. */
-int simclock_join(void);
+int sim_clock_join(void);
 /* Whether this process is on the simulated clock. */
 bool simclock_on(void);
 /* Allocate 'pages' on node n (index) of size z (index) in simulated time, sharing

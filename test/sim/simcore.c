@@ -140,7 +140,7 @@ int sim_lock_for(bool worker)
 	 * processes costs a /proc read each: a worker's reservation looks at most
 	 * every SIM_REAP_MS, everything else each time (the coordinator's reads then
 	 * see what the kernel would). */
-	now = now_ms();
+	now = sys_mono_ms();
 	if (worker && now - sim_cur->reaped_ms < SIM_REAP_MS)
 		return 0;
 	/* On the simulated clock every end of a process goes through the clock,
@@ -150,7 +150,7 @@ int sim_lock_for(bool worker)
 		return 0;
 	sim_cur->reaped_ms = now;
 	for (unsigned i = 0; i < sim_cur->nholders;)
-		if (pid_gone(sim_cur->holders[i].pid))
+		if (sys_pid_gone(sim_cur->holders[i].pid))
 			holder_gone(i);
 		else
 			i++;
@@ -182,7 +182,7 @@ static void tidy(void)
 
 void sim_unlock_for(bool worker)
 {
-	uint64_t now = now_ms();
+	uint64_t now = sys_mono_ms();
 
 	tidy();
 	make_current();

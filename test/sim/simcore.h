@@ -66,14 +66,14 @@ void sim_item_rates(double *rate);
 /* ---- the clock (simclock.c, simseam.c) ---------------------------------------- */
 
 #define CLK_MAGIC "HPCLK2"
-#define CLK_MAX 8192
+#define CLK_MAX	  8192
 /* A waiting process looks this often (host time) whether the baton's holder died
  * without a word, and says once when one has held it too long; the process of slot
  * s every CLK_LOOK_MS * (1 + s / CLK_LOOK_SLOTS): a few look often, and thousands
  * of waiting workers do not keep the host's CPUs from the one that runs. */
-#define CLK_LOOK_MS 200
+#define CLK_LOOK_MS    200
 #define CLK_LOOK_SLOTS 64
-#define CLK_STUCK_MS 20000
+#define CLK_STUCK_MS   20000
 
 enum { P_FREE, P_READY, P_RUN, P_WAIT, P_DYING };
 enum { WOKE_NONE, WOKE_TIME, WOKE_EVENT, WOKE_DONE, WOKE_SIGNAL };
@@ -107,36 +107,36 @@ struct clk_table {
 	struct clk_proc p[CLK_MAX];
 };
 
-extern struct clk_table *clk_tab;
-extern int clk_me;	 /* this process's slot, -1: not on the clock */
-extern int clk_lock_fd;
+extern struct clk_table *simclock_tab;
+extern int simclock_me; /* this process's slot, -1: not on the clock */
+extern int simclock_lock_fd;
 /* The table's lock. */
-void clk_lk(void);
-void clk_unlk(void);
-long clk_futex(uint32_t *w, int op, uint32_t val, const struct timespec *ts);
-int clk_slot_of(pid_t pid);
-int clk_slot_new(void);
-void clk_slot_free(int s);
+void simclock_lk(void);
+void simclock_unlk(void);
+long simclock_futex(uint32_t *w, int op, uint32_t val, const struct timespec *ts);
+int simclock_slot_of(pid_t pid);
+int simclock_slot_new(void);
+void simclock_slot_free(int s);
 /* Ready to run, for a reason (WOKE_*), in the order made ready. */
-void clk_make_ready(int s, int why);
+void simclock_make_ready(int s, int why);
 /* The baton to slot s. */
-void clk_give(int s);
+void simclock_give(int s);
 /* Outside any wait of the seam (just forked, just joined): until slot s has the
  * baton. */
-void clk_await(int s);
+void simclock_await(int s);
 /* A wake for process pid: ends a wait that a wake ends. */
-void clk_wake_pid(pid_t pid);
+void simclock_wake_pid(pid_t pid);
 /* A handled signal for slot s, announced: ends a wait that a signal ends. */
-void clk_signal_slot(int s);
+void simclock_signal_slot(int s);
 /* Slot s's process has exited: what exit does. */
-void clk_slot_gone(int s);
+void simclock_slot_gone(int s);
 /* The baton on: to the process made ready first; when none is, time moves. */
-void clk_handoff(void);
+void simclock_handoff(void);
 /* This process waits, its slot saying for what (the lock held): the baton goes on,
  * and comes back. Returns why the wait ended. */
-int clk_yield(const char *site);
+int simclock_yield(const char *site);
 /* A wait until the simulated time 'until' (0: none), a wake (event) or a signal
  * (intr); the lock is taken here. */
-int clk_wait_for(const char *site, uint64_t until, bool event, bool intr);
+int simclock_wait_for(const char *site, uint64_t until, bool event, bool intr);
 
 #endif

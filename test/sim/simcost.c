@@ -98,24 +98,24 @@ void sim_item_rates(double *rate)
 	static double group[SIM_MAX_GROUPS];
 	static unsigned demand[SIM_MAX_NODES];
 	static int zof[SIM_MAX_NODES];
-	uint64_t period = clk_tab->now_ns / SIM_NOISE_NS;
+	uint64_t period = simclock_tab->now_ns / SIM_NOISE_NS;
 	unsigned nn = sim_cur->nnodes;
 
 	for (unsigned n = 0; n < nn; n++)
 		w[n] = node[n] = demand[n] = 0, zof[n] = -1;
 	for (unsigned g = 0; g < sim_cur->ngroups; g++)
 		group[g] = 0;
-	for (unsigned s = 0; s < clk_tab->top; s++)
-		if (clk_tab->p[s].state == P_WAIT && clk_tab->p[s].node >= 0 &&
-		    clk_tab->p[s].cpu >= 0)
-			demand[clk_tab->p[s].cpu]++;
+	for (unsigned s = 0; s < simclock_tab->top; s++)
+		if (simclock_tab->p[s].state == P_WAIT && simclock_tab->p[s].node >= 0 &&
+		    simclock_tab->p[s].cpu >= 0)
+			demand[simclock_tab->p[s].cpu]++;
 	for (unsigned n = 0; n < nn; n++) {
 		unsigned c = sim_cur->nodes[n].ncpus;
 
 		share[n] = c && demand[n] > c ? (double)c / demand[n] : 1;
 	}
-	for (unsigned s = 0; s < clk_tab->top; s++) {
-		const struct clk_proc *p = &clk_tab->p[s];
+	for (unsigned s = 0; s < simclock_tab->top; s++) {
+		const struct clk_proc *p = &simclock_tab->p[s];
 
 		if (p->state == P_WAIT && p->node >= 0) {
 			w[p->node] += p->cpu >= 0 ? share[p->cpu] : 1;
@@ -141,8 +141,8 @@ void sim_item_rates(double *rate)
 		    group[g - 1] > sim_cur->groups[g - 1].cap)
 			node[n] *= sim_cur->groups[g - 1].cap / group[g - 1];
 	}
-	for (unsigned s = 0; s < clk_tab->top; s++) {
-		const struct clk_proc *p = &clk_tab->p[s];
+	for (unsigned s = 0; s < simclock_tab->top; s++) {
+		const struct clk_proc *p = &simclock_tab->p[s];
 
 		rate[s] = 0;
 		if (p->state == P_WAIT && p->node >= 0)

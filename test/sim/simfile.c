@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "text.h"
 #include "idset.h"
 #include "kinfo.h"
 #include "parse.h"
@@ -237,11 +238,11 @@ static int make_state(struct sim_state *st)
 		return rc;
 	if (path_read(buf, sizeof(buf), "/proc/sys/kernel/osrelease"))
 		buf[0] = '\0';
-	st->rule = release_at_least(buf, 6, 7) ? SIM_RULE_PERSISTENT : SIM_RULE_NR;
-	st->place = release_at_least(buf, 6, 16)   ? SIM_PLACE_LOCAL
-		    : release_at_least(buf, 6, 12) ? SIM_PLACE_BIND
-						   : SIM_PLACE_CPU;
-	st->gigantic_overcommit = release_at_least(buf, 6, 19);
+	st->rule = kinfo_release_at_least(buf, 6, 7) ? SIM_RULE_PERSISTENT : SIM_RULE_NR;
+	st->place = kinfo_release_at_least(buf, 6, 16)	 ? SIM_PLACE_LOCAL
+		    : kinfo_release_at_least(buf, 6, 12) ? SIM_PLACE_BIND
+							 : SIM_PLACE_CPU;
+	st->gigantic_overcommit = kinfo_release_at_least(buf, 6, 19);
 	{
 		uint64_t page_kb;
 
@@ -253,7 +254,7 @@ static int make_state(struct sim_state *st)
 	st->clock_virtual = true;
 	st->fork_us = 1000;
 	if (path_read(buf, sizeof(buf), "/proc/meminfo") == 0)
-		meminfo_kb(buf, "Hugepagesize", &st->default_kb);
+		kinfo_meminfo_kb(buf, "Hugepagesize", &st->default_kb);
 	for (unsigned z = 0; z < st->nsizes; z++) {
 		unsigned long long k = kbs[z];
 
@@ -302,7 +303,7 @@ int simfile_create(const char *file)
 		return -ENOMEM;
 	memcpy(sf->magic, SIM_MAGIC, sizeof(SIM_MAGIC));
 	rc = make_state(&sf->st[0]);
-	if (!rc && xsnprintf(tmp, sizeof(tmp), "%s.new", file))
+	if (!rc && text_snprintf(tmp, sizeof(tmp), "%s.new", file))
 		rc = -ENAMETOOLONG;
 	if (!rc && (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
 		rc = -errno;

@@ -28,25 +28,27 @@
 
 static uint64_t sim_now_us(void)
 {
-	return __atomic_load_n(&clk_tab->now_ns, __ATOMIC_RELAXED) / 1000;
+	return __atomic_load_n(&simclock_tab->now_ns, __ATOMIC_RELAXED) / 1000;
 }
 
 static int sim_sleep_ms(uint64_t ms)
 {
 	if (!ms)
 		return 0;
-	return clk_wait_for("sleep", clk_tab->now_ns + ms * 1000000, false, true) == WOKE_SIGNAL
+	return simclock_wait_for("sleep", simclock_tab->now_ns + ms * 1000000, false,
+				 true) == WOKE_SIGNAL
 		   ? -EINTR
 		   : 0;
 }
 
 static int sim_poll(struct pollfd *pf, nfds_t n, int timeout_ms)
 {
-	uint64_t until = timeout_ms < 0 ? 0 : clk_tab->now_ns + (uint64_t)timeout_ms * 1000000;
+	uint64_t until =
+	    timeout_ms < 0 ? 0 : simclock_tab->now_ns + (uint64_t)timeout_ms * 1000000;
 	int rc = poll(pf, n, 0);
 
 	while (rc == 0 && timeout_ms != 0) {
-		int why = clk_wait_for("poll", until, true, true);
+		int why = simclock_wait_for("poll", until, true, true);
 
 		rc = poll(pf, n, 0);
 		if (rc)
@@ -66,57 +68,58 @@ static pid_t sim_fork(int pdeathsig)
 	pid_t parent = getpid(), pid;
 	int s;
 
-	clk_lk();
-	s = clk_slot_new();
+	simclock_lk();
+	s = simclock_slot_new();
 	if (s < 0) {
-		clk_unlk();
+		simclock_unlk();
 		errno = EAGAIN;
 		return -1;
 	}
-	clk_tab->p[s].parent_pid = parent;
-	clk_tab->p[s].pdeathsig = pdeathsig;
-	clk_tab->p[s].wake_ns = clk_tab->now_ns + clk_tab->fork_ns;
-	snprintf(clk_tab->p[s].site, sizeof(clk_tab->p[s].site), "forked");
-	clk_tab->p[s].state = P_WAIT; /* it runs once the fork's time has gone by */
-	clk_unlk();
+	simclock_tab->p[s].parent_pid = parent;
+	simclock_tab->p[s].pdeathsig = pdeathsig;
+	simclock_tab->p[s].wake_ns = simclock_tab->now_ns + simclock_tab->fork_ns;
+	snprintf(simclock_tab->p[s].site, sizeof(simclock_tab->p[s].site), "forked");
+	simclock_tab->p[s].state = P_WAIT; /* it runs once the fork's time has gone by */
+	simclock_unlk();
 	pid = clock_live.fork(pdeathsig);
 	if (pid == 0) {
-		clk_me = s;
-		__atomic_store_n(&clk_tab->p[s].pid, getpid(), __ATOMIC_RELEASE);
-		clk_await(s);
-		clk_tab->p[s].site[0] = '\0';
+		simclock_me = s;
+		__atomic_store_n(&simclock_tab->p[s].pid, getpid(), __ATOMIC_RELEASE);
+		simclock_await(s);
+		simclock_tab->p[s].site[0] = '\0';
 		return 0;
 	}
-	clk_lk();
+	simclock_lk();
 	if (pid < 0) {
 		int e = errno;
 
-		clk_slot_free(s);
-		clk_unlk();
+		simclock_slot_free(s);
+		simclock_unlk();
 		errno = e;
 		return -1;
 	}
-	clk_tab->p[s].pid = pid;
-	clk_unlk();
-	clk_wait_for("fork", clk_tab->now_ns + clk_tab->fork_ns, false, false);
+	simclock_tab->p[s].pid = pid;
+	simclock_unlk();
+	simclock_wait_for("fork", simclock_tab->now_ns + simclock_tab->fork_ns, false,
+			  false);
 	return pid;
 }
 
 /* Leave the clock: what exit does, then the baton on. */
 static void leave_clock(void)
 {
-	clk_lk();
-	clk_slot_gone(clk_me);
-	clk_me = -1;
-	if (clk_tab->baton < 0)
-		clk_handoff();
-	clk_unlk();
+	simclock_lk();
+	simclock_slot_gone(simclock_me);
+	simclock_me = -1;
+	if (simclock_tab->baton < 0)
+		simclock_handoff();
+	simclock_unlk();
 }
 
 /* The main process's exit (atexit). */
 static void leave(void)
 {
-	if (clk_me < 0 || clk_tab->p[clk_me].pid != getpid())
+	if (simclock_me < 0 || simclock_tab->p[simclock_me].pid != getpid())
 		return;
 	sim_exit_pid(getpid());
 	leave_clock();
@@ -137,12 +140,12 @@ static void close_from(unsigned from, unsigned to)
 
 static void sim_exit(int code)
 {
-	if (clk_me >= 0 && clk_tab->p[clk_me].pid == getpid()) {
+	if (simclock_me >= 0 && simclock_tab->p[simclock_me].pid == getpid()) {
 		/* its pages back, and its pipes closed, before whoever it wakes runs:
 		 * they see both */
 		sim_exit_pid(getpid());
-		close_from(3, (unsigned)clk_lock_fd);
-		close_from((unsigned)clk_lock_fd + 1, ~0U);
+		close_from(3, (unsigned)simclock_lock_fd);
+		close_from((unsigned)simclock_lock_fd + 1, ~0U);
 		leave_clock();
 	}
 	_exit(code);
@@ -153,17 +156,17 @@ static pid_t sim_waitpid(pid_t pid, int *status, int flags)
 	while (pid > 0 && !(flags & WNOHANG)) {
 		int s;
 
-		clk_lk();
-		s = clk_slot_of(pid);
+		simclock_lk();
+		s = simclock_slot_of(pid);
 		if (s < 0) {
-			clk_unlk();
+			simclock_unlk();
 			break;
 		}
-		clk_tab->p[clk_me].wake_ns = 0;
-		clk_tab->p[clk_me].event = true;
-		clk_tab->p[clk_me].intr = true;
-		clk_tab->p[clk_me].node = -1;
-		if (clk_yield("waitpid") == WOKE_SIGNAL) {
+		simclock_tab->p[simclock_me].wake_ns = 0;
+		simclock_tab->p[simclock_me].event = true;
+		simclock_tab->p[simclock_me].intr = true;
+		simclock_tab->p[simclock_me].node = -1;
+		if (simclock_yield("waitpid") == WOKE_SIGNAL) {
 			errno = EINTR;
 			return -1;
 		}
@@ -175,36 +178,36 @@ static int sim_kill(pid_t pid, int sig)
 {
 	int s;
 
-	clk_lk();
-	s = clk_slot_of(pid);
+	simclock_lk();
+	s = simclock_slot_of(pid);
 	if (s >= 0 && sig == SIGKILL) {
 		/* gone once it is: the next handoff waits for it (for this process, a
 		 * waiting one takes the baton on when it is) */
-		clk_tab->p[s].state = P_DYING;
-		if (s == clk_me) {
-			clk_tab->baton = -1;
-			clk_me = -1;
+		simclock_tab->p[s].state = P_DYING;
+		if (s == simclock_me) {
+			simclock_tab->baton = -1;
+			simclock_me = -1;
 		}
 	} else if (s >= 0 && sig) {
-		clk_signal_slot(s);
+		simclock_signal_slot(s);
 	}
-	clk_unlk();
+	simclock_unlk();
 	return kill(pid, sig);
 }
 
 static void sim_alarm(uint64_t deadline_ms)
 {
-	clk_tab->p[clk_me].alarm_ns = deadline_ms * 1000000;
+	simclock_tab->p[simclock_me].alarm_ns = deadline_ms * 1000000;
 }
 
 static void sim_wake(pid_t pid)
 {
-	clk_lk();
-	clk_wake_pid(pid);
-	clk_unlk();
+	simclock_lk();
+	simclock_wake_pid(pid);
+	simclock_unlk();
 }
 
-const struct clock_ops clock_sim = {
+const struct clock_ops sim_clock = {
     .now_us = sim_now_us,
     .sleep_ms = sim_sleep_ms,
     .poll = sim_poll,
@@ -223,27 +226,28 @@ static int table_open(void)
 	char p[4096];
 	int fd;
 
-	if (clk_tab)
+	if (simclock_tab)
 		return 0;
 	if (path_build(p, sizeof(p), "/.sim/clock"))
 		return -ENAMETOOLONG;
 	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	if (ftruncate(fd, sizeof(*clk_tab)) < 0) {
+	if (ftruncate(fd, sizeof(*simclock_tab)) < 0) {
 		close(fd);
 		return -errno;
 	}
-	clk_tab = mmap(NULL, sizeof(*clk_tab), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	simclock_tab =
+	    mmap(NULL, sizeof(*simclock_tab), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
-	if (clk_tab == MAP_FAILED) {
-		clk_tab = NULL;
+	if (simclock_tab == MAP_FAILED) {
+		simclock_tab = NULL;
 		return -errno;
 	}
 	return 0;
 }
 
-int simclock_join(void)
+int sim_clock_join(void)
 {
 	const char *env = getenv("HUGEPAR_SIM_CLOCK");
 	const struct sim_state *st = sim_state();
@@ -251,51 +255,53 @@ int simclock_join(void)
 	int rc, s;
 
 	if (env && *env && strcmp(env, "virtual") && strcmp(env, "host")) {
-		fprintf(stderr, "hugepar: HUGEPAR_SIM_CLOCK=%s: expected virtual or host\n", env);
+		fprintf(stderr,
+			"hugepar: HUGEPAR_SIM_CLOCK=%s: expected virtual or host\n", env);
 		return -EINVAL;
 	}
 	if (env && *env)
 		virt = strcmp(env, "virtual") == 0;
-	if (!virt || clk_me >= 0)
+	if (!virt || simclock_me >= 0)
 		return 0;
 	rc = table_open();
 	if (rc)
 		return rc;
-	clk_lk();
-	if (memcmp(clk_tab->magic, CLK_MAGIC, sizeof(CLK_MAGIC))) {
-		memset(clk_tab, 0, sizeof(*clk_tab));
-		memcpy(clk_tab->magic, CLK_MAGIC, sizeof(CLK_MAGIC));
-		clk_tab->now_ns = 1000000000; /* a second in, as a boot's clock */
-		clk_tab->baton = -1;
+	simclock_lk();
+	if (memcmp(simclock_tab->magic, CLK_MAGIC, sizeof(CLK_MAGIC))) {
+		memset(simclock_tab, 0, sizeof(*simclock_tab));
+		memcpy(simclock_tab->magic, CLK_MAGIC, sizeof(CLK_MAGIC));
+		simclock_tab->now_ns = 1000000000; /* a second in, as a boot's clock */
+		simclock_tab->baton = -1;
 	}
-	clk_tab->fork_ns = (uint64_t)st->fork_us * 1000;
+	simclock_tab->fork_ns = (uint64_t)st->fork_us * 1000;
 	/* what runs killed before left behind */
-	for (unsigned i = 0; i < clk_tab->top; i++)
-		if (clk_tab->p[i].state != P_FREE && pid_gone(clk_tab->p[i].pid)) {
-			if (clk_tab->baton == (int)i)
-				clk_tab->baton = -1;
-			clk_slot_free((int)i);
+	for (unsigned i = 0; i < simclock_tab->top; i++)
+		if (simclock_tab->p[i].state != P_FREE &&
+		    sys_pid_gone(simclock_tab->p[i].pid)) {
+			if (simclock_tab->baton == (int)i)
+				simclock_tab->baton = -1;
+			simclock_slot_free((int)i);
 		}
-	s = clk_slot_new();
+	s = simclock_slot_new();
 	if (s < 0) {
-		clk_unlk();
+		simclock_unlk();
 		return -EAGAIN;
 	}
-	clk_me = s;
-	clk_tab->p[s].pid = getpid();
-	clk_tab->p[s].parent_pid = getppid();
-	if (clk_tab->baton < 0) {
-		clk_give(s);
-		clk_unlk();
+	simclock_me = s;
+	simclock_tab->p[s].pid = getpid();
+	simclock_tab->p[s].parent_pid = getppid();
+	if (simclock_tab->baton < 0) {
+		simclock_give(s);
+		simclock_unlk();
 	} else {
-		clk_tab->p[s].event = false;
-		clk_tab->p[s].intr = false;
-		clk_make_ready(s, WOKE_NONE);
-		/* clk_yield() would mark it waiting: wait for the baton here */
-		clk_unlk();
-		clk_await(s);
+		simclock_tab->p[s].event = false;
+		simclock_tab->p[s].intr = false;
+		simclock_make_ready(s, WOKE_NONE);
+		/* simclock_yield() would mark it waiting: wait for the baton here */
+		simclock_unlk();
+		simclock_await(s);
 	}
-	clock_use(&clock_sim);
+	clock_use(&sim_clock);
 	atexit(leave);
 	return 0;
 }

@@ -23,7 +23,7 @@
 #include "keys.h"
 #include "parse.h"
 #include "path.h"
-#include "plan.h"
+#include "planner.h"
 #include "settings.h"
 #include "sim.h"
 #include "sys.h"
@@ -115,7 +115,7 @@ static inline int fixture_make(struct fixture *fx, const char *const *lines)
 	rc = sim_open();
 	if (rc)
 		return rc;
-	hugetlb_use(&hugetlb_sim);
+	hugetlb_use(&sim_hugetlb);
 	rc = topology_read(&fx->t);
 	hugetlb_set_release(fx->t.release);
 	return rc;
@@ -136,7 +136,7 @@ static inline int fixture_job(struct fixture *fx, const char *const *settings,
 		if (!eq)
 			return -EINVAL;
 		*eq = '\0';
-		settings_set(&fx->s, strtrim(line), strtrim(eq + 1), "unit", false);
+		keys_set(&fx->s, parse_trim(line), parse_trim(eq + 1), "unit", false);
 	}
 	if (fx->s.nproblems || z < 0)
 		return -EINVAL;
@@ -148,7 +148,7 @@ static inline int fixture_job(struct fixture *fx, const char *const *settings,
 				  .z = (unsigned)z,
 				  .kb = kb,
 				  .method = method,
-				  .deadline = now_ms() + 3600 * 1000};
+				  .deadline = sys_mono_ms() + 3600 * 1000};
 	fx->j.notes = calloc(fx->t.nnodes, sizeof(*fx->j.notes));
 	return fx->j.notes ? 0 : -ENOMEM;
 }

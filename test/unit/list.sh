@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The unit tests, "MODULE.TEST<TAB>DESCRIPTION" a line each, read from their sources
 # (no build): what `build/unit --list` prints. A test is declared by
-# UNIT_TEST(NAME, "DESCRIPTION") in test/unit/MODULE.c (test/unit/unit.h), the string
+# UNIT_TEST(NAME, "DESCRIPTION") in test/unit/MODULE.c (MODULE: the path of the module
+# it tests, kernel/path) (test/unit/unit.h), the string
 # on the same line or the next; modules in byte order, tests in their file's order.
 cd "$(dirname "$0")" || exit 1
 LC_ALL=C
@@ -10,6 +11,7 @@ export LC_ALL
 awk '
 	FNR == 1 {
 		m = FILENAME
+		sub(/^\.\//, "", m)
 		sub(/\.c$/, "", m)
 	}
 	/^UNIT_TEST\(/ {
@@ -22,4 +24,4 @@ awk '
 		sub(/^[^"]*"/, "", t)
 		sub(/"\)$/, "", t)
 		printf "%s.%s\t%s\n", m, name, t
-	}' *.c
+	}' $(find . -mindepth 2 -name '*.c' | sort)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * record_fixture.h - for test/unit/record.c and record_log.c: a run's settings,
+ * record_fixture.h - for test/unit/record/write.c and record_log.c: a run's settings,
  * machine, plan and result written down by hand, what its record must hold, and the
  * checks of JSON fields and temp dirs that go with them (not every file uses all).
  */
@@ -18,7 +18,7 @@
 #include "file.h"
 #include "json.h"
 #include "keys.h"
-#include "record.h"
+
 #include "unit.h"
 #define GiB (UINT64_C(1) << 30)
 
@@ -47,11 +47,10 @@ static void fixture_settings(void)
 	struct hp_settings *s = &F.s;
 
 	settings_init(s);
-	settings_set(s, "pages", "2M:100@0 2M:2000@2 1G:2@2", "/etc/hugepar.conf:3",
-		     false);
-	settings_set(s, "mount", "2M:/mnt/huge,mode=0770", "/etc/hugepar.conf:4", false);
-	settings_set(s, "threads", "4", "/etc/hugepar.conf:5", false);
-	settings_set(s, "rd.hugepar.timeout", "0", "kernel command line", true);
+	keys_set(s, "pages", "2M:100@0 2M:2000@2 1G:2@2", "/etc/hugepar.conf:3", false);
+	keys_set(s, "mount", "2M:/mnt/huge,mode=0770", "/etc/hugepar.conf:4", false);
+	keys_set(s, "threads", "4", "/etc/hugepar.conf:5", false);
+	keys_set(s, "rd.hugepar.timeout", "0", "kernel command line", true);
 	settings_add_source(s, "/etc/hugepar.conf");
 	settings_add_source(s, "kernel command line");
 	s->config = strdup("/etc/hugepar.conf");
@@ -197,7 +196,7 @@ static inline char *slurp(const char *file, size_t *len)
 	char *text;
 	size_t n;
 
-	if (read_regular(file, 1 << 20, &text, len ? len : &n, &kind))
+	if (file_read_regular(file, 1 << 20, &text, len ? len : &n, &kind))
 		return NULL;
 	return text;
 }
@@ -271,11 +270,11 @@ static int bool_is(const struct json_val *v, const char *key, bool want)
 	"timed_out interrupted hugetlb boot_id initramfs threads settings recovered "    \
 	"setters sizes nodes"
 #define SETTINGS_KEYS                                                                    \
-	"enabled enabled_by mode keep_free threads timeout_ms granularity on_short "       \
+	"enabled enabled_by mode keep_free threads timeout_ms granularity on_short "     \
 	"textfile mounts pages devices sources config digest problems notices"
 #define SIZE_KEYS                                                                        \
-	"size kb worked method method_note error threads threads_peak threads_started " \
-	"ms start_ms overcommit_before "                                                  \
+	"size kb worked method method_note error threads threads_peak threads_started "  \
+	"ms start_ms overcommit_before "                                                 \
 	"overcommit_after surplus_before surplus_after chunks chunks_refused trimmed "   \
 	"topped_up pages_by_threads kernel_route"
 #define NODE_KEYS                                                                        \

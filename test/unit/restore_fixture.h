@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * restore_fixture.h - for test/unit/restore.c and restore_note.c: a temp root of one
+ * restore_fixture.h - for test/unit/kernel/restore.c and restore_note.c: a temp root of one
  * node with a 2M pool, under the simulated kernel or not, and the look at its files.
  */
 #ifndef HUGEPAR_RESTORE_FIXTURE_H
@@ -34,7 +34,7 @@ static __attribute__((unused)) void put(const char *rel, const char *text)
 	snprintf(p, sizeof(p), "%s%s", root, rel);
 	slash = strrchr(p, '/');
 	*slash = '\0';
-	mkdir_p(p);
+	file_mkdir_p(p);
 	*slash = '/';
 	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	CHECK(fd >= 0 && write(fd, text, len) == (ssize_t)len);
@@ -88,7 +88,7 @@ static __attribute__((unused)) void fixture(bool sim)
 	path_set_root(root);
 	if (sim) {
 		CHECK(sim_open() == 0);
-		hugetlb_use(&hugetlb_sim);
+		hugetlb_use(&sim_hugetlb);
 	}
 }
 
@@ -100,7 +100,7 @@ static __attribute__((unused)) int rm_one(const char *p, const struct stat *st, 
 
 static __attribute__((unused)) void cleanup(void)
 {
-	run_unlock();
+	restore_run_unlock();
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * unit.h - the unit tests' check and their declaration, a file per module of the
- * binary (test/unit/NAME.c tests src/.../NAME.c or lib/NAME.c). test/unit/main.c runs
+ * binary, by its path: test/unit/kernel/path.c tests src/kernel/path.c, test/unit/lib/
+ * json.c lib/json.c, test/unit/sim/ the simulated kernel. test/unit/unit.c runs
  * each test in a forked child under a time limit, so that a crash or a hang is that
  * test's failure and the others still run.
  */
@@ -25,8 +26,8 @@ extern unsigned unit_passed, unit_failed, unit_skipped;
 		}                                                                        \
 	} while (0)
 
-/* A test, declared by UNIT_TEST: its module is its file's name (test/unit/plan.c:
- * plan), and the runner keeps a module's tests in the order of their lines. */
+/* A test, declared by UNIT_TEST: its module is its file's path under test/unit/
+ * (test/unit/plan/planner.c: plan/planner), and the runner keeps a module's tests in the order of their lines. */
 struct unit_test {
 	const char *file, *name, *description;
 	int line;
@@ -53,7 +54,7 @@ bool unit_skip(void);
 
 /*
  * UNIT_TEST(NAME, "DESCRIPTION") { ... }: the test MODULE.NAME ("plan.rounding" in
- * test/unit/plan.c), declared once with a one-line description, as kmod's
+ * test/unit/plan/planner.c), declared once with a one-line description, as kmod's
  * DEFINE_TEST. It defines the test's function and registers it (a constructor adds
  * it to the runner's list before main()). test/unit/list.sh reads the same lines from
  * the sources, so the name and its description stay on the line of UNIT_TEST( or the
