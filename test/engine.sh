@@ -20,6 +20,9 @@ MATRIX=$OUT/fault-matrix-engine.tsv
 ASK="rd.hugepar.pages=2M:200 rd.hugepar.threads=2"
 
 tcase grow "parallel growth on two nodes: pools, method and workers recorded"
+tcase vmemmap "the default turns the vmemmap optimization on before the first page: every page optimized; per-node writes from Linux 6.10 to 7.0"
+tcase vmemmap-keep "keep, a kernel without it, one that had it on: left as it was, and said"
+tcase vmemmap-cost "the simulated kernel: the optimization costs time per page, one page at a time: more workers do not share it out"
 for rel in 6.1.0 6.12.0; do
 	tcase "free-$rel" "$rel: free pages already in the pool are held, the workers do the growth" t_free "$rel"
 done
@@ -179,6 +182,73 @@ t_grow() {
 	expect_eq "workers" "$(field '.sizes[0].threads')" 2
 	settled
 	row "none (parallel)"
+}
+
+# optimized N: the pages of 2M each node made while the optimization was on, "N N"
+optimized() { sim show | awk '$1 == "node" && $9 == "optimized" { printf "%s%s", s, $10; s = " " } END { print "" }' | cut -d' ' -f1-2; }
+
+t_vmemmap() {
+	two vmemmap 6.18.0 "vmemmap 0"
+	run --cmdline "rd.hugepar.pages=2M:100"
+	expect_eq "pools" "$(pools)" "100 100"
+	expect_eq "on, by hugepar" "$(cat "$M/proc/sys/vm/hugetlb_optimize_vmemmap") $(field '.vmemmap | "\(.on) \(.why) \(.source)"')" \
+		"1 true turned_on computed"
+	expect_eq "every page made optimized: turned on before the first" "$(optimized)" "100 100"
+	expect_eq "each node's figure" "$(field '[.nodes[].sizes[0].vmemmap_freed_kb]') $(field .vmemmap.freed_kb)" "[2800,2800] 5600"
+	expect_eq "per-node writes, and why" "$(field '.sizes[0] | .method + ": " + .method_note')" \
+		"serial: auto: vmemmap optimization on: a write optimizes pages together, a worker one by one"
+	# a second run: already on, left on; its pages are optimized too
+	run --cmdline "rd.hugepar.pages=2M:150"
+	expect_eq "a later run: was on, left on" "$(cat "$M/proc/sys/vm/hugetlb_optimize_vmemmap") $(field .vmemmap.why) $(optimized)" "1 was_on 150 150"
+	# Linux 6.1 and 7.2 optimize a worker's page without a grace period: auto as ever
+	for k in 6.1.0 7.2.13; do
+		two "vmemmap-$k" "$k" "vmemmap 0"
+		run --cmdline "rd.hugepar.pages=2M:100"
+		expect_eq "Linux $k: on, the method as without it" \
+			"$(field .vmemmap.why) $(optimized) $(field '.sizes[0].method_note' | grep -c vmemmap)" "turned_on 100 100 0"
+	done
+}
+
+t_vmemmap_keep() {
+	two vmemmap-keep 6.1.0 "vmemmap 0"
+	run --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.vmemmap=keep"
+	expect_eq "keep: left off, nothing optimized" \
+		"$(cat "$M/proc/sys/vm/hugetlb_optimize_vmemmap") $(field '.vmemmap | "\(.on) \(.why) \(.freed_kb)"') $(optimized)" \
+		"0 false keep 0 0 0"
+	two vmemmap-612 6.12.118+deb13-amd64 "vmemmap 0"
+	run --cmdline "rd.hugepar.pages=2M:100"
+	expect_eq "auto on Linux 6.12: left off, and why" \
+		"$(cat "$M/proc/sys/vm/hugetlb_optimize_vmemmap") $(field .vmemmap.why)" "0 leaks_on_free"
+	run --cmdline "rd.hugepar.pages=2M:150 rd.hugepar.vmemmap=optimize"
+	expect_eq "optimize on Linux 6.12: on" "$(cat "$M/proc/sys/vm/hugetlb_optimize_vmemmap") $(field .vmemmap.why) $(optimized)" \
+		"1 turned_on 50 50"
+	two vmemmap-on 6.1.0 "vmemmap 1"
+	run --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.vmemmap=keep"
+	expect_eq "on before, keep: still on, never turned off" \
+		"$(cat "$M/proc/sys/vm/hugetlb_optimize_vmemmap") $(field .vmemmap.why) $(optimized)" "1 was_on 100 100"
+	two vmemmap-none 6.1.0
+	run --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.vmemmap=optimize"
+	expect_eq "a kernel without it: said" "$(field '.vmemmap | "\(.on) \(.why)"') $(pools)" "false absent 100 100"
+}
+
+# The cost model: 2000 pages a node reserved by workers, with the optimization on and
+# off, one worker a node and two (simulated time): on is dearer, and what it adds is
+# not shared out by more workers (the kernel gives descriptors back a page at a time).
+vmemmap_ms() {
+	two vmemmap-cost 6.1.0 "vmemmap $1" "sim rate 2048 1:20000 2:40000"
+	run --method=parallel --cmdline "rd.hugepar.pages=2M:2000 rd.hugepar.threads=$2 rd.hugepar.vmemmap=$3"
+	field '.sizes[0].ms'
+}
+t_vmemmap_cost() {
+	local on1 on2 off1 off2
+	export HUGEPAR_SIM_CLOCK=virtual
+	on1=$(vmemmap_ms 0 2 auto) on2=$(vmemmap_ms 0 4 auto)
+	off1=$(vmemmap_ms 0 2 keep) off2=$(vmemmap_ms 0 4 keep)
+	echo "     vmemmap-cost: a worker a node $off1 ms, with it $on1 ms; two $off2 ms, with it $on2 ms"
+	check "on: dearer than off ($on1 > $off1 ms)" test "$on1" -gt "$off1"
+	check "what it adds, two workers a node: $((on2 - off2)) ms, not less than one's $((on1 - off1)) ms" \
+		test "$(((on2 - off2) * 10))" -ge "$(((on1 - off1) * 8))"
+	unset HUGEPAR_SIM_CLOCK
 }
 
 # Free pages already in the pool absorb the workers' reservations (whatever their

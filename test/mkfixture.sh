@@ -23,6 +23,10 @@
 #                                    on arm64 (default: neither file)
 #   cmdline WORDS...                 /proc/cmdline (default "BOOT_IMAGE=/vmlinuz quiet")
 #   bootid ID                        /proc/sys/kernel/random/boot_id (default: none)
+#   vmemmap 0|1                      /proc/sys/vm/hugetlb_optimize_vmemmap: the kernel
+#                                    offers the vmemmap optimization (default: not)
+#   memmap PAGES BOOTPAGES           /proc/vmstat's nr_memmap_pages and
+#                                    nr_memmap_boot_pages (Linux 6.11 on; default: none)
 #   initramfs                        /etc/initrd-release: hugepar runs in an initramfs
 #   smbios11 STRING                  an SMBIOS type 11 entry of one OEM string (the next
 #                                    11-N; printf's escapes: \n, \0 ends a string)
@@ -70,7 +74,7 @@ compress() { # ids on stdin -> cpulist
 		END{if (NR) printf "%s%s", o, (s==p?s:s"-"p); print ""}'
 }
 
-page="" orders="" memblock="" sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" bootid="" initrd="" cpuflags="" has_mem="" has_cpu="" node_ids=""
+page="" orders="" memblock="" sizes="" online="" numa=1 total=0 free=0 mt="" mf="" release=6.1.0 cmdline="BOOT_IMAGE=/vmlinuz quiet" bootid="" initrd="" cpuflags="" vmemmap="" memmap="" has_mem="" has_cpu="" node_ids=""
 declare -A onr ofree osur over pcinode fwcfg
 nodes=() simlines=() pcis=() nets=() smbios=()
 while read -r line; do
@@ -86,6 +90,8 @@ while read -r line; do
 	cmdline) cmdline=${line#*cmdline } ;;
 	release) release=$2 ;;
 	bootid) bootid=$2 ;;
+	vmemmap) vmemmap=$2 ;;
+	memmap) memmap="$2 $3" ;;
 	initramfs) initrd=1 ;;
 	smbios11) smbios+=("${line#*smbios11 }") ;;
 	fwcfg) fwcfg[$2]=${line#*fwcfg "$2" } ;;
@@ -181,6 +187,13 @@ printf 'MemTotal:       %s kB\nMemFree:        %s kB\n' "${mt:-$total}" "${mf:-$
 echo "$cmdline" >"$dir/proc/cmdline"
 mkdir -p "$dir/proc/sys/kernel"
 echo "$release" >"$dir/proc/sys/kernel/osrelease"
+if [ -n "$vmemmap" ]; then
+	mkdir -p "$dir/proc/sys/vm"
+	echo "$vmemmap" >"$dir/proc/sys/vm/hugetlb_optimize_vmemmap"
+fi
+if [ -n "$memmap" ]; then
+	printf 'nr_free_pages 1000\nnr_memmap_pages %s\nnr_memmap_boot_pages %s\nnr_zspages 0\n' $memmap >"$dir/proc/vmstat"
+fi
 if [ -n "$bootid" ]; then
 	mkdir -p "$dir/proc/sys/kernel/random"
 	echo "$bootid" >"$dir/proc/sys/kernel/random/boot_id"

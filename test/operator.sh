@@ -348,7 +348,7 @@ man_keys() { sed -n '/^\.SH KEYS/,/^\.SH /{s/^\.BI \([a-z_]*\) .*/\1/p}' "$TOP/d
 t_shipped_file() {
 	local conf=$TOP/config/hugepar.conf k keys on
 	keys=$(man_keys)
-	expect_eq "hugepar.conf(5) describes the ten keys" "$(echo "$keys" | wc -l)" 10
+	expect_eq "hugepar.conf(5) describes the eleven keys" "$(echo "$keys" | wc -l)" 11
 	for k in $keys; do
 		check "the shipped file has #$k =" grep -q "^#$k =" "$conf"
 		check "hugepar.conf(5)'s synopsis has rd.hugepar.$k=" sh -c "[ $k = enabled ] || grep -q 'rd\.hugepar\.$k=' '$TOP/doc/hugepar.conf.5'"
@@ -362,7 +362,7 @@ t_shipped_file() {
 	on=$OUT/operator-shipped-on.conf
 	sed -n 's/^#\([a-z_]*\) = \(..*\)$/\1 = \2/p' "$conf" >"$on"
 	expect_eq "every key but pages and mount shows a value" "$(cut -d' ' -f1 "$on" | sort | tr '\n' ' ')" \
-		"enabled granularity keep_free mode on_short textfile threads timeout "
+		"enabled granularity keep_free mode on_short textfile threads timeout vmemmap "
 	plan --config "$on" --cmdline "" --json >"$OUT/operator-shipped-on.json" 2>&1
 	expect_eq "... and each value shown is the default" \
 		"$(jq -c '.settings | del(.sources, .config, .digest)' "$OUT/operator-shipped-on.json")" \
@@ -378,7 +378,7 @@ t_man_pages() {
 		expect_eq "${page##*/}: the version" "$(sed -n '/^\.TH /s/.*"hugepar \([^"]*\)".*/\1/p' "$page")" "$v"
 	done
 	keys=$(help_keys)
-	expect_eq "plan --help lists the ten keys" "$(echo "$keys" | wc -l)" 10
+	expect_eq "plan --help lists the eleven keys" "$(echo "$keys" | wc -l)" 11
 	expect_eq "hugepar.conf(5) describes the keys the binary has" "$(man_keys)" "$keys"
 	for page in dracut-hugepar.7 hugepar-initramfs-tools.7; do
 		for k in $keys; do

@@ -250,6 +250,17 @@ static void read_back(const struct hp_topology *t, struct hp_result *res,
 	}
 }
 
+/* Before the first page: the vmemmap optimization on where the plan says, and the
+ * kernel's count of descriptor pages, to measure what the run gave back. */
+static void vmemmap_before(const struct hp_plan *p, struct hp_vmemmap_result *v)
+{
+	int rc = p->vmemmap.turn_on ? hugetlb_vmemmap(1) : hugetlb_vmemmap(-1);
+
+	v->on = rc == 1;
+	v->error = p->vmemmap.turn_on && rc < 0 ? rc : 0;
+	v->counted = hugetlb_memmap_pages(&v->memmap_before) == 0;
+}
+
 static int init_result(const struct hp_topology *t, const struct hp_plan *p,
 		       struct hp_result *res)
 {
@@ -302,12 +313,16 @@ int engine_apply(const struct hp_settings *s, const struct hp_topology *t,
 		snprintf(res->error, sizeof(res->error), "out of memory");
 		return -ENOMEM;
 	}
+	vmemmap_before(p, &res->vmemmap);
 	run_sizes(t, p, method, deadline, notes, res);
 	res->interrupted |= stop_requested();
 	for (unsigned z = 0; z < t->nsizes; z++)
 		expect[z] = t->sizes[z].overcommit;
 	recover_sizes(t, res, expect);
 	read_back(t, res, expect);
+	if (res->vmemmap.counted &&
+	    hugetlb_memmap_pages(&res->vmemmap.memmap_after))
+		res->vmemmap.counted = false;
 	result_judge(res, p, notes, s->nproblems);
 	free(notes);
 	res->duration_ms = clock_now_ms() - start;

@@ -157,6 +157,29 @@ int hugetlb_set_global(uint64_t kb, uint64_t persistent)
 	return write_nr(-1, kb, persistent);
 }
 
+int hugetlb_vmemmap(int on)
+{
+	int rc = fault_at("vmemmap");
+
+	if (rc)
+		return rc;
+	return kernel ? kernel->vmemmap(on) : -ENOSYS;
+}
+
+int hugetlb_memmap_pages(uint64_t *pages)
+{
+	static char text[32768]; /* /proc/vmstat: about 6 KiB on Linux 7 */
+	uint64_t a, b;
+
+	if (path_read(text, sizeof(text), "/proc/vmstat"))
+		return -ENOENT;
+	if (kinfo_vmstat(text, "nr_memmap_pages", &a) ||
+	    kinfo_vmstat(text, "nr_memmap_boot_pages", &b))
+		return -ENOENT;
+	*pages = a + b;
+	return 0;
+}
+
 int hugetlb_set_overcommit(uint64_t kb, uint64_t val)
 {
 	int rc = fault_at("overcommit");

@@ -64,6 +64,9 @@ struct hugetlb_ops {
 	int (*bind)(unsigned node, const struct hp_idset *cpus);
 	int (*reserve)(uint64_t kb, uint64_t pages, struct hugetlb_resv *r);
 	void (*release)(struct hugetlb_resv *r);
+	/* the vmemmap optimization: set it (on >= 0) and read it back; 0 or 1, or
+	 * -ENOENT when the kernel does not offer it */
+	int (*vmemmap)(int on);
 };
 
 /* The kernel the pool reads and writes, bind and reserve go to: main() sets the live
@@ -107,6 +110,17 @@ int hugetlb_set_node(unsigned node, uint64_t kb, uint64_t persistent);
 /* Set the kernel release that decides the rule ("6.1.0-57-amd64"); "" for unknown,
  * taken as the older rule (the safe side, see hugetlb_set_node). */
 void hugetlb_set_release(const char *release);
+
+/* The kernel's HugeTLB Vmemmap Optimization (HVO), vm.hugetlb_optimize_vmemmap:
+ * pages allocated while it is on give back the page descriptors (struct page) of
+ * their tail pages but one page of them (doc/kernel-notes.md). */
+#define HUGETLB_VMEMMAP_SYSCTL "/proc/sys/vm/hugetlb_optimize_vmemmap"
+/* Turn it on (on = 1), or only read it (on < 0): 0 or 1, -ENOENT when the kernel
+ * does not offer it. hugepar never turns it off. */
+int hugetlb_vmemmap(int on);
+/* The kernel's own count of the pages that hold page descriptors, nr_memmap_pages
+ * plus nr_memmap_boot_pages of /proc/vmstat (Linux 6.11 on): -ENOENT without them. */
+int hugetlb_memmap_pages(uint64_t *pages);
 
 int hugetlb_bind(unsigned node, const struct hp_idset *cpus);
 /* Reserve 'pages' of a size as surplus if the pool lacks them: all or nothing. */

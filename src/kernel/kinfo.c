@@ -67,6 +67,20 @@ int kinfo_meminfo_kb(const char *text, const char *key, uint64_t *kb)
 	return -ENOENT;
 }
 
+int kinfo_vmstat(const char *text, const char *key, uint64_t *n)
+{
+	size_t klen = strlen(key);
+
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n'), *v = line + klen + 1;
+
+		if (strncmp(line, key, klen) == 0 && line[klen] == ' ')
+			return parse_u64_at(&v, n) || (*v && *v != '\n') ? -EINVAL : 0;
+		line = nl ? nl + 1 : NULL;
+	}
+	return -ENOENT;
+}
+
 /* Strictly digits: sscanf's %u took "-6.7" or " 6.7" and wrapped what overflowed,
  * and a release it misread as newer picks the riskier rule. */
 bool kinfo_release_at_least(const char *r, unsigned major, unsigned minor)

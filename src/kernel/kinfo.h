@@ -11,6 +11,9 @@
  * form. -ENOENT when the key is not there. */
 int kinfo_meminfo_kb(const char *text, const char *key, uint64_t *kb);
 
+/* The count of "KEY N" in a /proc/vmstat text: -ENOENT when the key is not there. */
+int kinfo_vmstat(const char *text, const char *key, uint64_t *n);
+
 /* How many orders the first line of a /proc/buddyinfo text counts ("Node 0, zone
  * DMA 1 0 ...": MAX_PAGE_ORDER + 1); 0 when it is not in that form. */
 unsigned kinfo_buddyinfo_orders(const char *text);

@@ -170,6 +170,17 @@ static void release(struct hugetlb_resv *r)
 	munmap(r->addr, r->len);
 }
 
+static int vmemmap(int on)
+{
+	uint64_t v;
+	int rc;
+
+	if (on >= 0 && (rc = path_write_u64((uint64_t)on, HUGETLB_VMEMMAP_SYSCTL)))
+		return rc;
+	rc = path_read_u64(&v, HUGETLB_VMEMMAP_SYSCTL);
+	return rc ? rc : v != 0;
+}
+
 const struct hugetlb_ops live_hugetlb = {
     .name = "live",
     .read_global = read_global,
@@ -179,4 +190,5 @@ const struct hugetlb_ops live_hugetlb = {
     .bind = bind,
     .reserve = reserve,
     .release = release,
+    .vmemmap = vmemmap,
 };

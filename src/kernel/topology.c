@@ -270,6 +270,8 @@ int topology_read(struct hp_topology *t)
 		t->boot_id[0] = '\0';
 	parse_trim(t->boot_id);
 	t->initramfs = topology_initramfs();
+	t->vmemmap_offered = path_read_u64(&kb, HUGETLB_VMEMMAP_SYSCTL) == 0;
+	t->vmemmap_on = t->vmemmap_offered && kb;
 	rc = path_read(buf, sizeof(buf), "/proc/meminfo");
 	if ((rc == 0 || rc == -EFBIG) && kinfo_meminfo_kb(buf, "Hugepagesize", &kb) == 0)
 		t->default_kb = kb;

@@ -60,6 +60,8 @@ struct hp_topology {
 	char release[65];  /* kernel release, "" when unknown */
 	char boot_id[40];  /* this boot's id (/proc/sys/kernel/random/boot_id), or "" */
 	bool initramfs;	   /* running in an initramfs (topology_initramfs()) */
+	bool vmemmap_offered; /* vm.hugetlb_optimize_vmemmap is there ... */
+	bool vmemmap_on;      /* ... and on */
 	char warning[384]; /* notes about the kernel's figures and files, or "" */
 	char error[256];   /* what could not be read: the file and why */
 };

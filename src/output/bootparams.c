@@ -20,10 +20,15 @@ struct boot_rows {
 	struct kparams_row row[HP_MAX_SIZES];
 };
 
-static void rows_put(FILE *f, const struct boot_rows *b, bool numa)
+/* The pairs, largest size first, after hugetlb_free_vmemmap=on where the pages are
+ * to be optimized (vmemmap): the kernel's own allocation then optimizes them as it
+ * reserves them. */
+static void rows_put(FILE *f, const struct boot_rows *b, bool numa, bool vmemmap)
 {
-	bool first = true;
+	bool first = !vmemmap;
 
+	if (vmemmap)
+		fputs("hugetlb_free_vmemmap=on", f);
 	for (unsigned z = b->nsizes; z-- > 0;)
 		kparams_put(f, &b->row[z], numa, &first);
 	fputc('\n', f);
@@ -73,7 +78,7 @@ void bootparams_from_plan(FILE *f, const struct hp_topology *t, const struct hp_
 		}
 		rows_add(b, t->nodes[n].id, &nd);
 	}
-	rows_put(f, b, t->numa && t->nnodes > 1);
+	rows_put(f, b, t->numa && t->nnodes > 1, p->vmemmap.boot);
 	free(b);
 }
 
@@ -122,7 +127,7 @@ int bootparams_from_record(FILE *f, const struct hp_record *r)
 		record_node(&nodes->kids[i], &k, asked, req, target);
 		rows_add(b, (unsigned)json_get_num(&nodes->kids[i], "node"), &k);
 	}
-	rows_put(f, b, nodes->n > 1);
+	rows_put(f, b, nodes->n > 1, false);
 	free(b);
 	return 0;
 }

@@ -164,6 +164,38 @@ static void plan_text_head(FILE *f, const struct hp_settings *s, const struct hp
 		(unsigned long long)s->timeout_ms % 1000, th);
 }
 
+/* The descriptors the plan's new pages give back, in kB, when the run optimizes. */
+static uint64_t vmemmap_planned_kb(const struct hp_topology *t, const struct hp_plan *p)
+{
+	uint64_t kb = 0;
+
+	for (unsigned n = 0; n < t->nnodes; n++)
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			const struct hp_cell *c = plan_cell(p, n, z);
+
+			if (c->target > c->current)
+				kb += (c->target - c->current) * p->vmemmap.saving_kb[z];
+		}
+	return kb;
+}
+
+/* The vmemmap optimization, where the kernel offers it or the settings ask for it:
+ * on or off and why, and what the new pages give back. */
+static void plan_text_vmemmap(FILE *f, const struct hp_settings *s,
+			      const struct hp_topology *t, const struct hp_plan *p)
+{
+	uint64_t kb = vmemmap_planned_kb(t, p);
+	char all[32];
+
+	if (!t->vmemmap_offered && s->vmemmap != HP_VMEMMAP_OPTIMIZE)
+		return;
+	fprintf(f, "Vmemmap optimization: %s", vmemmap_why_text(p->vmemmap.why));
+	text_bytes(kb * 1024, all, sizeof(all));
+	if (kb)
+		fprintf(f, "; the new pages give %s of page descriptors back", all);
+	fputc('\n', f);
+}
+
 /* Whether a cell has a line: an entry names it, or it has a pool. */
 static bool cell_shown(const struct hp_cell *c)
 {
@@ -263,9 +295,10 @@ static void plan_text_cells(FILE *f, const struct hp_settings *s,
 {
 	unsigned rows = 0;
 
-	if (s->enabled)
+	if (s->enabled) {
 		plan_text_head(f, s, p);
-	else
+		plan_text_vmemmap(f, s, t, p);
+	} else
 		fputs("\nWhat the settings ask, when enabled:\n", f);
 	for (unsigned n = 0; n < t->nnodes; n++)
 		for (unsigned z = 0; z < t->nsizes; z++) {
@@ -351,6 +384,12 @@ static void plan_json(struct json_out *j, const struct hp_topology *t,
 	json_open(j, "plan", '{');
 	json_u64(j, "threads", p->workers_total);
 	json_bool(j, "threads_auto", p->workers_auto);
+	json_open(j, "vmemmap", '{');
+	json_bool(j, "on", p->vmemmap.on);
+	json_bool(j, "turn_on", p->vmemmap.turn_on);
+	json_str(j, "why", vmemmap_why_name(p->vmemmap.why));
+	json_u64(j, "freed_kb", vmemmap_planned_kb(t, p));
+	json_close(j, '}');
 	json_open(j, "nodes", '[');
 	for (unsigned n = 0; n < t->nnodes; n++) {
 		json_open(j, NULL, '{');

@@ -311,6 +311,19 @@ static void set_mode(struct hp_settings *s, const char *key, const char *value,
 		settings_problem(s, origin, key, value, "expected 'grow' or 'exact'");
 }
 
+static void set_vmemmap(struct hp_settings *s, const char *key, const char *value,
+			const char *origin)
+{
+	if (strcmp(value, "auto") == 0)
+		s->vmemmap = HP_VMEMMAP_AUTO;
+	else if (strcmp(value, "optimize") == 0)
+		s->vmemmap = HP_VMEMMAP_OPTIMIZE;
+	else if (strcmp(value, "keep") == 0)
+		s->vmemmap = HP_VMEMMAP_KEEP;
+	else
+		settings_problem(s, origin, key, value, "expected 'auto', 'optimize' or 'keep'");
+}
+
 typedef void (*setter)(struct hp_settings *s, const char *key, const char *value,
 		       const char *origin);
 
@@ -328,6 +341,7 @@ static const struct {
     {"enabled", "the off switch", set_enabled},
     {"granularity", "what shares are rounded down to", set_granularity},
     {"on_short", "what hugepar verify does when pages are short", set_on_short},
+    {"vmemmap", "the kernel's vmemmap optimization", set_vmemmap},
     {"mount", "a hugetlbfs mount", add_mount},
     {"textfile", "node_exporter's textfile", set_textfile},
     {"reserve", NULL, set_reserve},

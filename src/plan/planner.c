@@ -333,7 +333,7 @@ static void plan_node(const struct hp_settings *s, const struct hp_topology *t,
 	}
 	for (unsigned z = t->nsizes; z-- > 0;) {
 		struct hp_cell *c = plan_cell(p, n, z);
-		uint64_t psz = t->sizes[z].kb * 1024, need, maxnew;
+		uint64_t psz = t->sizes[z].kb * 1024, need, maxnew, cost;
 
 		if (!c->requested_set || c->requested <= c->current)
 			continue;
@@ -342,16 +342,18 @@ static void plan_node(const struct hp_settings *s, const struct hp_topology *t,
 			continue;
 		}
 		need = c->requested - c->current;
-		maxnew = avail / psz;
+		/* an optimized page gives its descriptors back to the node at once */
+		cost = psz - p->vmemmap.saving_kb[z] * 1024;
+		maxnew = avail / cost;
 		if (need > maxnew) {
 			/* A cap moves with free memory, boot to boot: round it too. */
 			c->cut =
-			    need > nd->mem_free / psz ? HP_CUT_MEMORY : HP_CUT_KEEP_FREE;
+			    need > nd->mem_free / cost ? HP_CUT_MEMORY : HP_CUT_KEEP_FREE;
 			need = round_cell(s, nd, psz, c, c->current + maxnew);
 			need = need > c->current ? need - c->current : 0;
 		}
 		c->target = c->current + need;
-		avail -= need * psz;
+		avail -= need * cost;
 		if (p->parallel[z])
 			p->work[n] += need * psz;
 	}
@@ -435,6 +437,26 @@ static int plan_workers(const struct hp_settings *s, const struct hp_topology *t
 	return 0;
 }
 
+/* Whether the run turns the vmemmap optimization on: where a size is to grow. */
+static void plan_vmemmap(const struct hp_settings *s, const struct hp_topology *t,
+			 struct hp_plan *p)
+{
+	bool grows[HP_MAX_SIZES] = {false}, asked[HP_MAX_SIZES] = {false};
+	struct hp_vmemmap_plan boot;
+
+	for (unsigned n = 0; n < t->nnodes; n++)
+		for (unsigned z = 0; z < t->nsizes; z++) {
+			const struct hp_cell *c = plan_cell(p, n, z);
+
+			grows[z] |= c->requested_set && c->requested > c->current &&
+				    t->nodes[n].has_memory;
+			asked[z] |= c->requested_set && c->requested;
+		}
+	vmemmap_plan(s, t, grows, &p->vmemmap);
+	vmemmap_plan(s, t, asked, &boot);
+	p->vmemmap.boot = boot.on;
+}
+
 int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct hp_plan *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -455,6 +477,7 @@ int plan_make(const struct hp_settings *s, const struct hp_topology *t, struct h
 	for (unsigned n = 0; n < t->nnodes; n++)
 		p->keep_free[n] = plan_keep_free(s, &t->nodes[n]);
 	plan_requests(s, t, p);
+	plan_vmemmap(s, t, p);
 	for (unsigned n = 0; n < t->nnodes; n++)
 		plan_node(s, t, p, n);
 	if (plan_workers(s, t, p)) {

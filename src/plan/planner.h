@@ -8,6 +8,7 @@
 
 #include "settings.h"
 #include "topology.h"
+#include "vmemmap.h"
 
 enum hp_cut {
 	HP_CUT_NONE,
@@ -43,6 +44,7 @@ struct hp_plan {
 	unsigned workers_total;
 	bool workers_auto;
 	bool parallel[HP_MAX_SIZES]; /* the kernel lets this size be overcommitted */
+	struct hp_vmemmap_plan vmemmap;
 };
 
 /* Bytes of work one auto worker should have at least (see doc/threads.md). */

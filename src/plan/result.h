@@ -68,6 +68,15 @@ struct hp_size_result {
 	bool restore_failed;	   /* nr_overcommit_hugepages could not be put back */
 };
 
+/* The vmemmap optimization in a run: on or not once the run began, why not, and the
+ * kernel's count of descriptor pages before and after (Linux 6.11 on). */
+struct hp_vmemmap_result {
+	bool on;
+	int error;	     /* -errno of turning it on, or 0 */
+	bool counted;	     /* the kernel counts them: memmap_* are its */
+	uint64_t memmap_before, memmap_after;
+};
+
 struct hp_result {
 	enum hp_status status;
 	bool timed_out;
@@ -78,6 +87,7 @@ struct hp_result {
 	unsigned nnodes, nsizes;
 	struct hp_cell_result *cells; /* [node * nsizes + size] */
 	struct hp_size_result sizes[HP_MAX_SIZES];
+	struct hp_vmemmap_result vmemmap;
 	char error[192];
 };
 

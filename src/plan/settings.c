@@ -38,6 +38,11 @@ const char *settings_on_short_name(enum hp_on_short o)
 	return o == HP_SHORT_FAIL ? "fail" : "continue";
 }
 
+const char *settings_vmemmap_name(enum hp_vmemmap v)
+{
+	return v == HP_VMEMMAP_OPTIMIZE ? "optimize" : v == HP_VMEMMAP_KEEP ? "keep" : "auto";
+}
+
 void settings_digest(const struct hp_settings *s, char *buf, size_t len)
 {
 	snprintf(buf, len, "fnv1a64:%016llx", (unsigned long long)s->digest);

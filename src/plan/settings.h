@@ -33,6 +33,9 @@ struct hp_device_use {
 
 enum hp_mode { HP_MODE_GROW, HP_MODE_EXACT };
 enum hp_on_short { HP_SHORT_CONTINUE, HP_SHORT_FAIL };
+/* The kernel's vmemmap optimization (HVO): hugepar turns it on where it pays
+ * (plan/vmemmap.c), turns it on whatever it pays, or leaves it as the kernel has it. */
+enum hp_vmemmap { HP_VMEMMAP_AUTO, HP_VMEMMAP_OPTIMIZE, HP_VMEMMAP_KEEP };
 
 struct hp_settings {
 	bool enabled;
@@ -51,6 +54,7 @@ struct hp_settings {
 	struct hp_amount granularity;
 	bool granularity_auto;
 	enum hp_on_short on_short;
+	enum hp_vmemmap vmemmap;
 	unsigned nmounts;
 	struct hp_mount *mounts;
 	/* node_exporter's textfile as set, NULL: the default, or none when no_textfile
@@ -159,5 +163,6 @@ const char *settings_textfile(const struct hp_settings *s);
 
 const char *settings_mode_name(enum hp_mode m);
 const char *settings_on_short_name(enum hp_on_short o);
+const char *settings_vmemmap_name(enum hp_vmemmap v);
 
 #endif

@@ -167,6 +167,44 @@ static uint64_t own_after(const struct hp_cell *c, const struct hp_cell_result *
 }
 
 /* One cell (node n, size z) of a node's "sizes". */
+/* The descriptors a cell's pages gave back: those the run added, optimized. */
+static uint64_t vmemmap_cell_kb(const struct full *a, unsigned n, unsigned z)
+{
+	const struct hp_cell_result *cr = &a->res->cells[n * a->t->nsizes + z];
+
+	if (!a->res->vmemmap.on || cr->achieved <= cr->before)
+		return 0;
+	return (cr->achieved - cr->before) *
+	       vmemmap_saving_kb(a->t->sizes[z].kb, a->t->page_kb);
+}
+
+/* The run's vmemmap optimization: the setting, on or not and why, and what it gave
+ * back: the kernel's count where it keeps one, else the pages times their figure. */
+static void vmemmap_json(struct json_out *j, const struct full *a)
+{
+	const struct hp_vmemmap_result *v = &a->res->vmemmap;
+	uint64_t computed = 0, page_kb = a->t->page_kb ? a->t->page_kb : 4;
+
+	for (unsigned n = 0; n < a->t->nnodes; n++)
+		for (unsigned z = 0; z < a->t->nsizes; z++)
+			computed += vmemmap_cell_kb(a, n, z);
+	json_open(j, "vmemmap", '{');
+	json_str(j, "setting", settings_vmemmap_name(a->s->vmemmap));
+	json_bool(j, "on", v->on);
+	json_str(j, "why", vmemmap_why_name(a->p->vmemmap.why));
+	json_str(j, "error", v->error ? strerror(-v->error) : "");
+	json_u64(j, "freed_kb_computed", computed);
+	if (v->counted) {
+		json_i64(j, "freed_kb", ((int64_t)v->memmap_before - (int64_t)v->memmap_after) *
+					    (int64_t)page_kb);
+		json_str(j, "source", "kernel");
+	} else {
+		json_u64(j, "freed_kb", computed);
+		json_str(j, "source", "computed");
+	}
+	json_close(j, '}');
+}
+
 static void cell_json(struct json_out *j, const struct full *a, unsigned n, unsigned z)
 {
 	const struct hp_topology *t = a->t;
@@ -185,6 +223,7 @@ static void cell_json(struct json_out *j, const struct full *a, unsigned n, unsi
 	json_u64(j, "target", c->target);
 	json_u64(j, "achieved", cr->achieved);
 	json_u64(j, "own", own_after(c, cr));
+	json_u64(j, "vmemmap_freed_kb", vmemmap_cell_kb(a, n, z));
 	json_u64(j, "threads", c->workers);
 	json_u64(j, "threads_peak", cr->workers.workers_peak);
 	json_u64(j, "threads_started", cr->workers.workers_started);
@@ -248,6 +287,7 @@ static void body_full(struct json_out *j, const void *arg)
 	json_str(j, "boot_id", t->boot_id);
 	json_bool(j, "initramfs", t->initramfs);
 	json_u64(j, "threads", a->p->workers_total);
+	vmemmap_json(j, a);
 	record_settings_json(j, a->s);
 	recovered_json(j, a->rec);
 	record_setters_json(j, a->st);
@@ -365,6 +405,7 @@ void record_settings_json(struct json_out *j, const struct hp_settings *s)
 		json_str(j, "granularity", buf);
 	}
 	json_str(j, "on_short", settings_on_short_name(s->on_short));
+	json_str(j, "vmemmap", settings_vmemmap_name(s->vmemmap));
 	json_str(j, "textfile", settings_textfile(s) ? settings_textfile(s) : "none");
 	json_open(j, "mounts", '[');
 	for (unsigned i = 0; i < s->nmounts; i++) {

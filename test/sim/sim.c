@@ -374,6 +374,25 @@ int sim_run_on(unsigned node)
 	return 0;
 }
 
+/* vm.hugetlb_optimize_vmemmap: the state's, and the file under the root, which the
+ * state was read from */
+static int sim_vmemmap(int on)
+{
+	int rc = sim_lock(), v;
+
+	if (rc)
+		return rc;
+	if (sim_cur->vmemmap >= 0 && on >= 0)
+		sim_cur->vmemmap = on != 0;
+	v = sim_cur->vmemmap;
+	sim_unlock();
+	if (v < 0)
+		return -ENOENT;
+	if (on >= 0 && (rc = path_write_u64((uint64_t)v, HUGETLB_VMEMMAP_SYSCTL)))
+		return rc;
+	return v;
+}
+
 const struct hugetlb_ops sim_hugetlb = {
     .name = "simulated",
     .read_global = sim_read_global,
@@ -383,4 +402,5 @@ const struct hugetlb_ops sim_hugetlb = {
     .bind = sim_bind,
     .reserve = sim_reserve,
     .release = sim_release,
+    .vmemmap = sim_vmemmap,
 };

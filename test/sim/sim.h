@@ -23,6 +23,11 @@
 #define SIM_MAX_RATE	16
 #define SIM_MAX_CURVES	16 /* node curves besides each size's own */
 #define SIM_MAX_GROUPS	64 /* groups of nodes sharing a cap (sockets) */
+/* The time the kernel spends to give back one page of a huge page's descriptors, when
+ * it optimizes the page (remap, TLB flush), one page at a time over the machine: a
+ * 2M page gives back 7, and a write of 4096 took 29 ms more with it on a 6.18 VM
+ * (doc/simulator.md). */
+#define SIM_VMEMMAP_NS 1000
 
 enum sim_rule { SIM_RULE_NR, SIM_RULE_PERSISTENT };
 /* Where a surplus page goes: the CPU's node (6.1), the lowest node the bind allows
@@ -64,6 +69,9 @@ struct sim_node {
 	uint64_t mem_total, mem_free; /* bytes */
 	struct hp_pool pool[HUGETLB_MAX_SIZES];
 	int32_t active; /* processes allocating on the node now (the cost model) */
+	/* pages of each size allocated while the vmemmap optimization was on, less
+	 * those freed (the optimized ones first) */
+	uint64_t optimized[HUGETLB_MAX_SIZES];
 };
 
 /* A process's reservations, the pages it uses and the pages it is allocating, per
@@ -101,6 +109,11 @@ struct sim_state {
 	struct sim_curve curves[SIM_MAX_CURVES];
 	struct sim_group groups[SIM_MAX_GROUPS];
 	uint64_t default_kb; /* Hugepagesize of /proc/meminfo */
+	/* vm.hugetlb_optimize_vmemmap: -1 not offered, 0 or 1; while it is on, each
+	 * page allocated costs its allocator vmemmap_ns of CPU for each page of its
+	 * descriptors given back (doc/simulator.md) */
+	int32_t vmemmap;
+	uint32_t vmemmap_ns;
 	struct sim_size sizes[HUGETLB_MAX_SIZES];
 	struct sim_node nodes[SIM_MAX_NODES];
 	/* what the files under the root show now: only changes are written */
@@ -121,7 +134,7 @@ struct sim_state {
  * kernel's spinlocked sections do. Pages a killed process was allocating are in its
  * holder's inflight counts and go back with it.
  */
-#define SIM_MAGIC "HPSIM6"
+#define SIM_MAGIC "HPSIM7"
 
 struct sim_file {
 	char magic[8];
@@ -146,6 +159,9 @@ int simfile_create(const char *state_file);
 double sim_node_rate(unsigned n, unsigned z, double w);
 /* Seconds one allocator spends on a page of size z while k allocate on node n. */
 double sim_page_seconds(unsigned n, unsigned z, int k);
+/* A page of size z made (step 1) or freed (-1) on node n: the bytes of descriptors it
+ * gave back, or takes back, with the vmemmap optimization (0 without). */
+uint64_t sim_vmemmap_page(unsigned n, unsigned z, int step);
 /* What exit does for process pid, now; and for every holder whose process is gone. */
 void sim_exit_pid(pid_t pid);
 void sim_reap(void);

@@ -251,14 +251,14 @@ bool sim_node_can_give(unsigned n, unsigned z)
 
 void sim_page_new(unsigned n, unsigned z, bool surplus)
 {
-	sim_cur->nodes[n].mem_free -= sim_psz(z);
+	sim_cur->nodes[n].mem_free -= sim_psz(z) - sim_vmemmap_page(n, z, 1);
 	sim_cur->nodes[n].pool[z].nr++;
 	sim_cur->nodes[n].pool[z].surplus += surplus;
 }
 
 void sim_page_destroy(unsigned n, unsigned z, bool surplus)
 {
-	sim_cur->nodes[n].mem_free += sim_psz(z);
+	sim_cur->nodes[n].mem_free += sim_psz(z) - sim_vmemmap_page(n, z, -1);
 	sim_cur->nodes[n].pool[z].nr--;
 	if (surplus)
 		sim_cur->nodes[n].pool[z].surplus--;

@@ -137,6 +137,8 @@ static int machine_line(struct sim_state *st, char *line)
 		st->clock_virtual = strcmp(v, "virtual") == 0;
 	else if (strcmp(key, "fork-us") == 0 && parse_u64(v, &kb) == 0 && kb <= 1000000)
 		st->fork_us = (uint32_t)kb;
+	else if (strcmp(key, "vmemmap-ns") == 0 && parse_u64(v, &kb) == 0 && kb <= 1000000)
+		st->vmemmap_ns = (uint32_t)kb;
 	else if (strcmp(key, "rate") == 0 && size_of(st, v) >= 0)
 		return parse_curve(&st->sizes[size_of(st, v)].curve, &save);
 	else if (strcmp(key, "node") == 0 || strcmp(key, "group") == 0)
@@ -252,6 +254,12 @@ static int make_state(struct sim_state *st)
 	}
 	st->scale = 1;
 	st->clock_virtual = true;
+	{
+		uint64_t v;
+
+		st->vmemmap = path_read_u64(&v, HUGETLB_VMEMMAP_SYSCTL) ? -1 : v != 0;
+		st->vmemmap_ns = SIM_VMEMMAP_NS;
+	}
 	st->fork_us = 1000;
 	if (path_read(buf, sizeof(buf), "/proc/meminfo") == 0)
 		kinfo_meminfo_kb(buf, "Hugepagesize", &st->default_kb);
@@ -441,11 +449,12 @@ void sim_show(FILE *f)
 			(unsigned long long)st->sizes[z].resv,
 			(unsigned long long)st->sizes[z].overcommit);
 		for (unsigned n = 0; n < st->nnodes; n++)
-			fprintf(f, "  node %u nr %llu free %llu surplus %llu\n",
+			fprintf(f, "  node %u nr %llu free %llu surplus %llu optimized %llu\n",
 				st->nodes[n].id,
 				(unsigned long long)st->nodes[n].pool[z].nr,
 				(unsigned long long)st->nodes[n].pool[z].free,
-				(unsigned long long)st->nodes[n].pool[z].surplus);
+				(unsigned long long)st->nodes[n].pool[z].surplus,
+				(unsigned long long)st->nodes[n].optimized[z]);
 	}
 	for (unsigned i = 0; i < st->nholders; i++)
 		fprintf(f, "holder pid %d size %llukB resv %llu\n", st->holders[i].pid,

@@ -267,10 +267,12 @@ static int bool_is(const struct json_val *v, const char *key, bool want)
 
 #define TOP_KEYS                                                                         \
 	"format version kernel status error started_unix started_boot_ms duration_ms "   \
-	"timed_out interrupted hugetlb boot_id initramfs threads settings recovered "    \
+	"timed_out interrupted hugetlb boot_id initramfs threads vmemmap settings "     \
+	"recovered "                                                                     \
 	"setters sizes nodes"
 #define SETTINGS_KEYS                                                                    \
 	"enabled enabled_by mode keep_free threads timeout_ms granularity on_short "     \
+	"vmemmap "                                                                       \
 	"textfile mounts pages devices sources config digest problems notices"
 #define SIZE_KEYS                                                                        \
 	"size kb worked method method_note error threads threads_peak threads_started "  \
@@ -280,7 +282,8 @@ static int bool_is(const struct json_val *v, const char *key, bool want)
 #define NODE_KEYS                                                                        \
 	"node cpus mem_total mem_free mem_basis basis_from keep_free threads sizes"
 #define CELL_KEYS                                                                        \
-	"size before requested target achieved own threads threads_peak "                \
+	"size before requested target achieved own vmemmap_freed_kb threads "           \
+	"threads_peak "                                                                  \
 	"threads_started threads_settled "                                               \
 	"threads_rates threads_why granularity unrounded ms status reason cause"
 #define RECOVERED_KEYS "size pid overcommit_found overcommit_put_back ok malformed note"
