@@ -40,7 +40,7 @@ static bool record_pools(const struct record_run *run, struct setters_pools *p,
 			    c && c->requested_set ? c->requested : HP_NOT_ASKED;
 		}
 	}
-	p->exact = !strcmp(run->settings.mode, "exact");
+	p->exact = run->settings.exact;
 	return true;
 }
 

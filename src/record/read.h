@@ -70,7 +70,8 @@ struct record_node { /* nodes[] */
 };
 
 struct record_settings {
-	const char *digest, *config, *mode, *granularity, *enabled_by;
+	const char *digest, *config, *granularity, *enabled_by;
+	bool exact;	       /* mode = exact */
 	const char *keep_free; /* format 2: "reserve" */
 	uint64_t timeout_ms;
 	bool pages_listed; /* it has "pages" */

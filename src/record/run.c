@@ -7,6 +7,7 @@
 #include "json.h"
 #include "read.h"
 #include "result.h"
+#include "settings.h"
 
 /* A number that may be null or absent: whether it is one. */
 static bool num_set(const struct json_val *v, const char *key, uint64_t *out)
@@ -74,7 +75,8 @@ static int settings_read(const struct json_val *set, struct record_settings *s)
 
 	s->digest = json_get_str(set, "digest");
 	s->config = json_get_str(set, "config");
-	s->mode = json_get_str(set, "mode");
+	s->exact =
+	    strcmp(json_get_str(set, "mode"), settings_mode_name(HP_MODE_EXACT)) == 0;
 	s->granularity = json_get_str(set, "granularity");
 	s->enabled_by = json_get_str(set, "enabled_by");
 	s->keep_free = json_get_str(set, "keep_free")[0] ? json_get_str(set, "keep_free")

@@ -94,9 +94,8 @@ UNIT_TEST(formats, "one run as formats 2, 3 and 4: the same values, old names re
 		      strcmp(run->boot_id, "b-1") == 0 && run->initramfs &&
 		      run->started_boot_ms == 4321 && run->duration_ms == 1250 &&
 		      run->started_unix == 1700000000);
-		CHECK(strcmp(run->settings.mode, "grow") == 0 &&
-		      run->settings.timeout_ms == 60000 && run->settings.pages_listed &&
-		      run->settings.npages == 1 &&
+		CHECK(!run->settings.exact && run->settings.timeout_ms == 60000 &&
+		      run->settings.pages_listed && run->settings.npages == 1 &&
 		      strcmp(run->settings.config, "/etc/hugepar.conf") == 0);
 		CHECK(strcmp(run->sizes[0].size, "2M") == 0 && run->sizes[0].kb == 2048 &&
 		      run->sizes[0].worked && run->sizes[0].ms == 90 &&
@@ -124,11 +123,13 @@ UNIT_TEST(fields_missing, "fields missing or of another type: empty, 0, not set,
 
 	CHECK(parse_text("{\"status\": \"failed\", \"threads\": \"x\", \"nodes\": [{"
 			 "\"sizes\": [{\"requested\": null, \"own\": \"7\", \"cause\": "
-			 "\"gremlins\", \"status\": 3}]}], \"sizes\": 5}",
+			 "\"gremlins\", \"status\": 3}]}], \"sizes\": 5, "
+			 "\"settings\": {\"mode\": \"exact\"}}",
 			 &r) == 0);
 	CHECK(r.run.threads == 0 && r.run.version[0] == '\0' && !r.run.initramfs);
 	CHECK(!r.run.sizes_listed && r.run.nsizes == 0 && r.run.nodes_listed &&
-	      !r.run.settings.pages_listed && r.run.settings.keep_free[0] == '\0');
+	      !r.run.settings.pages_listed && r.run.settings.keep_free[0] == '\0' &&
+	      r.run.settings.exact);
 	CHECK(r.run.nnodes == 1 && r.run.nodes[0].ncells == 1);
 	if (r.run.nnodes == 1 && r.run.nodes[0].ncells == 1) {
 		c = &r.run.nodes[0].cells[0];
