@@ -1,11 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * advice.c - what to do next (hugepar status): for each cause of a shortfall that a
- * record names (its cells' "cause", doc/record.md), the nodes and size it hit and one
- * line on what to do; for problems and notices of the settings, for an error of the
- * run and for a value an earlier run left raised, the same. Without a record: where
- * to look. hugepar(8), "WHEN PAGES ARE SHORT", says the same at more length.
- */
+/* advice.c - what to do next (hugepar status): a line per cause of a shortfall, per
+ * kind of problem, per error; without a record, where to look. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -204,6 +199,10 @@ static void problems_advice(struct advice *a, const struct record_settings *set)
 		    "--cmdline LINE'");
 }
 
+/* For each cause of a shortfall that the record names (its cells' cause), the nodes
+ * and size it hit and one line on what to do; for problems and notices of the
+ * settings, for an error of the run and for a value an earlier run left raised, the
+ * same. hugepar(8), "WHEN PAGES ARE SHORT", says the same at more length. */
 void advice_print(FILE *f, const struct record_run *run)
 {
 	struct advice a = {.f = f};

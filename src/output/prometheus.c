@@ -1,10 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * prometheus.c - the record in Prometheus' text exposition format, for
- * `hugepar status --format=prometheus` and node_exporter's textfile collector: per
- * node and page size the pages requested, planned, achieved, there before and there
- * now, each cell's status, and the run's status, duration and time.
- */
+/* prometheus.c - the record in Prometheus' text exposition format (hugepar status
+ * --format=prometheus, node_exporter's textfile collector). */
 #include <stdio.h>
 #include <string.h>
 
@@ -137,6 +133,8 @@ static void cell_states(FILE *f, const struct record_run *run)
 	}
 }
 
+/* Per node and page size the pages requested, planned, achieved, there before and
+ * there now, each cell's status; the run's status, duration and time. */
 void prometheus_record(FILE *f, const struct hp_record *r, const struct hp_topology *live)
 {
 	static const enum hp_status run_states[] = {HP_STATUS_OK, HP_STATUS_PARTIAL,
