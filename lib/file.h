@@ -1,13 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * file.h - reading and replacing small files safely, mkdir -p, a digest.
- *
- * Files here are opened with O_CLOEXEC: they are settings and state files of any
- * caller, which may hold them across a fork and an exec. The kernel files of the
- * path layer (src/kernel/path.c) are opened without it, because each is opened,
- * read or written and closed at once and hugepar never execs, and musl pays an
- * extra fcntl() for the flag.
- */
+/* file.h - reading and replacing small files safely, mkdir -p, a digest. */
 #ifndef HUGEPAR_FILE_H
 #define HUGEPAR_FILE_H
 
@@ -25,6 +17,12 @@
  */
 int file_read_regular(const char *file, size_t max, char **out, size_t *len,
 		      const char **kind);
+
+/* Files here are opened with O_CLOEXEC: they are settings and state files of any
+ * caller, which may hold them across a fork and an exec. The kernel files of the
+ * path layer (src/kernel/path.c) are opened without it, because each is opened,
+ * read or written and closed at once and hugepar never execs, and musl pays an
+ * extra fcntl() for the flag. */
 
 /* mkdir -p with mode 0755; 0 or -errno. */
 int file_mkdir_p(const char *path);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* sys.c - clocks, and whether a process is gone. */
+/* sys.c - clocks, and a process: whether it is gone, and when it started. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* sys.h - clocks, and whether a process is gone. */
+/* sys.h - clocks, and a process: whether it is gone, and when it started. */
 #ifndef HUGEPAR_SYS_H
 #define HUGEPAR_SYS_H
 

@@ -25,6 +25,7 @@ tcase calls "each file compiles alone, its calls go down the layers, no two modu
 tcase names "each exported function and object starts with its module's name (a short list aside)"
 tcase doc "doc/architecture.md lists the Makefile's layers, in its order, and no other folder"
 tcase calls-circle "two files of one folder calling each other behind one header: a loop, named"
+tcase record-read "outside src/record/ no code reads a field by name (json_get and a string literal)"
 
 ROOT=$TOP
 
@@ -290,6 +291,28 @@ t_calls_circle() {
 	expect_eq "the includes show no loop" "$(loops "$r/includes")" ""
 	expect_eq "the calls show the loop, named" "$(call_loops "$r/calls")" \
 		"engine/one engine/two (engine/two calls one of engine/one; engine/one calls two of engine/two)"
+}
+
+# record_readers DIR: the files under DIR/src, but for src/record/, that call json_get,
+# json_get_str or json_get_num with a string literal (a call over lines too): the
+# record is read once, into its struct (src/record/read.h), and only there by name.
+record_readers() {
+	local f
+	for f in $(cd "$1" && find src -name '*.[ch]' ! -path 'src/record/*' | sort); do
+		tr '\n' ' ' <"$1/$f" | grep -qE 'json_get(_str|_num)?[[:space:]]*\([^;]*"' && echo "$f"
+	done
+}
+
+t_record_read() {
+	local r=$OUT/layers-record
+	expect_eq "no file outside src/record/ reads the record by name" \
+		"$(record_readers "$TOP" | xargs)" ""
+	rm -rf "$r" && mkdir -p "$r/src/output" "$r/src/record"
+	printf 'x = json_get_num(&r->v,\n\t"threads");\n' >"$r/src/output/bad.c"
+	printf 'x = json_get(v, "nodes");\n' >"$r/src/record/run.c"
+	printf 'json_str(j, "size", sz);\n' >"$r/src/output/good.c"
+	expect_eq "a call over two lines is found; src/record/ and writers are not" \
+		"$(record_readers "$r" | xargs)" "src/output/bad.c"
 }
 
 run_cases

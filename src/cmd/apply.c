@@ -182,7 +182,7 @@ static bool settings_changed(const struct ctx *c, char *now, size_t len)
 	settings_digest(&c->settings, now, len);
 	if (record_load(c->record_dir, &r))
 		return true;
-	changed = strcmp(json_get_str(json_get(&r.v, "settings"), "digest"), now) != 0;
+	changed = strcmp(r.run.settings.digest, now) != 0;
 	record_unload(&r);
 	return changed;
 }

@@ -17,32 +17,30 @@
 #include "compare.h"
 
 /* The record's pools as setters_judge() takes them: what the run achieved. */
-static bool record_pools(const struct json_val *v, struct setters_pools *p, unsigned *ids,
-			 uint64_t *kb, uint64_t *pages, uint64_t *asked)
+static bool record_pools(const struct record_run *run, struct setters_pools *p,
+			 unsigned *ids, uint64_t *kb, uint64_t *pages, uint64_t *asked)
 {
-	const struct json_val *nodes = json_get(v, "nodes"),
-			      *sizes = json_get(v, "sizes");
-
-	if (!nodes || !sizes || nodes->n > HP_MAX_NODES || sizes->n > HP_MAX_SIZES)
+	if (!run->nodes_listed || !run->sizes_listed || run->nnodes > HP_MAX_NODES ||
+	    run->nsizes > HP_MAX_SIZES)
 		return false;
-	p->nnodes = nodes->n;
-	p->nsizes = sizes->n;
-	for (unsigned z = 0; z < sizes->n; z++)
-		kb[z] = json_get_num(&sizes->kids[z], "kb");
-	for (unsigned n = 0; n < nodes->n; n++) {
-		const struct json_val *zs = json_get(&nodes->kids[n], "sizes");
+	p->nnodes = run->nnodes;
+	p->nsizes = run->nsizes;
+	for (unsigned z = 0; z < run->nsizes; z++)
+		kb[z] = run->sizes[z].kb;
+	for (unsigned n = 0; n < run->nnodes; n++) {
+		const struct record_node *nd = &run->nodes[n];
 
-		ids[n] = (unsigned)json_get_num(&nodes->kids[n], "node");
-		for (unsigned z = 0; z < sizes->n; z++) {
-			const struct json_val *c = zs && z < zs->n ? &zs->kids[z] : NULL;
-			const struct json_val *rq = json_get(c, "requested");
+		ids[n] = (unsigned)nd->node;
+		for (unsigned z = 0; z < run->nsizes; z++) {
+			const struct record_cell *c =
+			    z < nd->ncells ? &nd->cells[z] : NULL;
 
-			pages[n * sizes->n + z] = c ? json_get_num(c, "achieved") : 0;
-			asked[n * sizes->n + z] =
-			    rq && rq->type == JSON_NUM ? rq->num : HP_NOT_ASKED;
+			pages[n * run->nsizes + z] = c ? c->achieved : 0;
+			asked[n * run->nsizes + z] =
+			    c && c->requested_set ? c->requested : HP_NOT_ASKED;
 		}
 	}
-	p->exact = !strcmp(json_get_str(json_get(v, "settings"), "mode"), "exact");
+	p->exact = run->settings.exact;
 	return true;
 }
 
@@ -62,9 +60,8 @@ static void setters_now(const struct hp_record *r, struct hp_setters *now)
 
 	memset(now, 0, sizeof(*now));
 	if (!path_read(boot_id, sizeof(boot_id), "/proc/sys/kernel/random/boot_id") &&
-	    !strcmp(parse_trim(boot_id), json_get_str(&r->v, "boot_id")) && ids &&
-	    pages && asked && f && record_pools(&r->v, &p, ids, kb, pages, asked) &&
-	    !setfiles_read(f, NULL)) {
+	    !strcmp(parse_trim(boot_id), r->run.boot_id) && ids && pages && asked && f &&
+	    record_pools(&r->run, &p, ids, kb, pages, asked) && !setfiles_read(f, NULL)) {
 		if (path_read(cmdline, sizeof(cmdline), "/proc/cmdline"))
 			cmdline[0] = '\0';
 		rc = path_read(text, sizeof(text), "/proc/meminfo");
@@ -118,9 +115,7 @@ int cmd_status(struct ctx *c)
 		snprintf(
 		    line, sizeof(line),
 		    "hugepar: the record has no pools to compare: the run was %s%s%s",
-		    json_get_str(&r.v, "status"),
-		    json_get_str(&r.v, "error")[0] ? ": " : "",
-		    json_get_str(&r.v, "error"));
+		    r.run.status_word, r.run.error[0] ? ": " : "", r.run.error);
 		text_put_printable(stderr, line);
 		fputc('\n', stderr);
 		rc = context_exit_code(r.status);

@@ -17,6 +17,7 @@ void job_note(struct size_job *j, unsigned n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(j->notes[n].note, sizeof(j->notes[n].note), fmt, ap);
 	va_end(ap);
+	j->notes[n].stop = HP_CAUSE_KERNEL_ERROR;
 }
 
 bool job_out_of_time(struct size_job *j)
@@ -34,9 +35,12 @@ bool job_out_of_time(struct size_job *j)
 	return false;
 }
 
-const char *job_stopped_why(const struct size_job *j)
+void job_note_stopped(struct size_job *j, unsigned n)
 {
-	return j->rep.interrupted ? "interrupted" : "deadline reached";
+	enum hp_cause c = j->rep.interrupted ? HP_CAUSE_INTERRUPTED : HP_CAUSE_DEADLINE;
+
+	job_note(j, n, "%s", result_cause_text(c));
+	j->notes[n].stop = c;
 }
 
 /* One node to 'target' with a per-node write, cut short at the deadline. */

@@ -47,7 +47,8 @@ int job_node_now(struct size_job *j, unsigned n, uint64_t *have);
 /* What node n still lacks of its target: 0 when the plan asks no growth there, else
  * read from the node now (the plan's count when it cannot be read). */
 uint64_t job_node_lack(struct size_job *j, unsigned n);
-/* "interrupted" or "deadline reached", once job_out_of_time() said so. */
-const char *job_stopped_why(const struct size_job *j);
+/* A note on node n: the cause of the cell (kernel_error; deadline or interrupted,
+ * once job_out_of_time() said so, from job_note_stopped()) and its words. */
+void job_note_stopped(struct size_job *j, unsigned n);
 
 #endif

@@ -50,14 +50,14 @@ static uint64_t run_serial(struct size_job *j, bool shrink, uint64_t *have)
 		if (shrink ? now <= c->target : now >= c->target)
 			continue;
 		if (job_out_of_time(j)) {
-			job_note(j, n, "%s", job_stopped_why(j));
+			job_note_stopped(j, n);
 			continue;
 		}
 		rc = job_node_write(j, n, c->target, j->deadline);
 		if (rc)
 			job_note(j, n, "nr_hugepages write failed: %s", strerror(-rc));
 		else if (job_out_of_time(j))
-			job_note(j, n, "%s", job_stopped_why(j));
+			job_note_stopped(j, n);
 		if (!have)
 			continue;
 		if (job_node_now(j, n, &have[n]))

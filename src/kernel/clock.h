@@ -1,13 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * clock.h - the engine's time and its processes: the clock it reads, how it waits,
- * forks, signals, reaps and exits. On a live kernel these are the system calls. The
- * test build can put the simulated kernel's own clock behind them (test/sim/simclock.c,
- * doc/simulator.md "Time"): then a simulated machine runs as its cost model says, on
- * any host, busy or idle, and the same run gives the same measures every time. Every
- * wait of an engine process goes through here (test/layers.sh checks it), so that the
- * simulated clock knows when a process waits and who wakes it.
- */
+/* clock.h - the engine's time and its processes: the clock it reads, how it waits,
+ * forks, signals, reaps and exits; the system calls, or the simulated clock in tests. */
 #ifndef HUGEPAR_CLOCK_H
 #define HUGEPAR_CLOCK_H
 
@@ -18,7 +11,11 @@
 /* Monotonic time. */
 uint64_t clock_now_ms(void);
 uint64_t clock_now_us(void);
-/* Sleep; a signal ends it early (-EINTR). */
+/* The waits. Every wait of an engine process goes through here (test/layers.sh
+ * checks it), so that the test build's simulated clock (test/sim/simclock.c,
+ * doc/simulator.md "Time") knows when a process waits and who wakes it: a simulated
+ * machine then runs as its cost model says, on any host, busy or idle, and the same
+ * run gives the same measures every time. Sleep; a signal ends it early (-EINTR). */
 int clock_sleep_ms(uint64_t ms);
 /* poll(2). */
 int clock_poll(struct pollfd *pf, nfds_t n, int timeout_ms);

@@ -1,13 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * creds.h - a systemd credential of a name (systemd.system-credentials(7)), where the
- * platform gives it before the root switch, read by the rules of systemd's own import
- * (doc/credentials.md): the credential systemd passed the unit
- * ($CREDENTIALS_DIRECTORY), QEMU's fw_cfg, SMBIOS type 11 OEM strings, and
- * systemd.set_credential= or systemd.set_credential_binary= on the kernel command
- * line, in that order; the first wins, as systemd takes the first. Firmware's two
- * are not taken in a confidential VM, whose firmware the host controls.
- */
+/* creds.h - a systemd credential of a name (systemd.system-credentials(7)), where the
+ * platform gives it before the root switch, read by systemd's own rules. */
 #ifndef HUGEPAR_CREDS_H
 #define HUGEPAR_CREDS_H
 
@@ -61,8 +54,12 @@ struct cred_list {
 /* "systemd", "fw_cfg", "smbios", "kernel command line". */
 const char *creds_source_name(enum cred_source s);
 
-/* Every credential of the name, in systemd's order (above), from the path layer's
- * tree and the kernel command line given. 0, or -ENOMEM. */
+/* Every credential of the name, in systemd's order, from the path layer's tree and
+ * the kernel command line given (doc/credentials.md): the credential systemd passed
+ * the unit ($CREDENTIALS_DIRECTORY), QEMU's fw_cfg, SMBIOS type 11 OEM strings, and
+ * systemd.set_credential= or systemd.set_credential_binary= on the kernel command
+ * line; the first wins, as systemd takes the first. Firmware's two are not taken in
+ * a confidential VM, whose firmware the host controls. 0, or -ENOMEM. */
 int creds_find(const char *name, const char *cmdline, struct cred_list *out);
 void creds_free(struct cred_list *l);
 

@@ -1,12 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * restore.h - the run lock and the restore notes. The run lock lets one run at a time
- * change the pools. Before a run raises a page size's nr_overcommit_hugepages it
- * writes a restore note (HP_RUN_DIR/restore-<kB>kB) with the value to put back; it
- * removes the note once it has put the value back. A run killed in between leaves
- * the note, and the next run (or `hugepar recover`) puts the value back. Under the
- * path layer's root.
- */
+/* restore.h - the run lock (one run at a time changes the pools) and the restore
+ * notes, under the path layer's root. */
 #ifndef HUGEPAR_RESTORE_H
 #define HUGEPAR_RESTORE_H
 
@@ -28,10 +22,12 @@ const char *restore_dir_error(int rc);
 int restore_run_lock(uint64_t deadline_ms);
 void restore_run_unlock(void);
 
-/* A size's restore note: written (atomically) before the raise, removed after the
- * value is back; a note that is not there is removed already. -EEXIST: a note is
- * there already (a value an earlier run left that could not be put back): it is
- * kept, and the size must not be raised. */
+/* A size's restore note (HP_RUN_DIR/restore-<kB>kB, the value to put back): written
+ * (atomically) before a run raises its nr_overcommit_hugepages, removed after the
+ * value is back; a run killed in between leaves it, and the next run (or `hugepar
+ * recover`) puts the value back; a note that is not there is removed already.
+ * -EEXIST: a note is there already (a value an earlier run left that could not be
+ * put back): it is kept, and the size must not be raised. */
 int restore_note_write(uint64_t kb, uint64_t before, uint64_t raised);
 int restore_note_remove(uint64_t kb);
 bool restore_note_exists(uint64_t kb);

@@ -6,11 +6,10 @@
 
 #include <stdio.h>
 
-#include "json.h"
 #include "read.h"
 
 /* "What to do:" and a line per cause, when the record has something to do about. */
-void advice_print(FILE *f, const struct json_val *record);
+void advice_print(FILE *f, const struct record_run *run);
 /* Where to look when the record directory has no record. */
 void advice_no_record(FILE *f, const char *dir);
 

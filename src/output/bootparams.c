@@ -84,50 +84,46 @@ void bootparams_from_plan(FILE *f, const struct hp_topology *t, const struct hp_
 
 /* A record's node: its cells as the plan had them (requested, target), one per size
  * of the record's "sizes"; a size it has no cell of, none. */
-static void record_node(const struct json_val *nd, struct kparams_node *k, bool *asked,
-			uint64_t *req, uint64_t *target)
+static void node_cells(const struct record_node *nd, struct kparams_node *k, bool *asked,
+		       uint64_t *req, uint64_t *target)
 {
-	const struct json_val *zs = json_get(nd, "sizes");
-
-	k->mem_total = json_get_num(nd, "mem_total");
-	k->keep_free = json_get_num(nd, "keep_free");
+	k->mem_total = nd->mem_total;
+	k->keep_free = nd->keep_free;
 	for (unsigned z = 0; z < k->nsizes; z++) {
-		const struct json_val *c = zs && z < zs->n ? &zs->kids[z] : NULL;
-		const struct json_val *rq = json_get(c, "requested");
+		const struct record_cell *c = z < nd->ncells ? &nd->cells[z] : NULL;
 
-		asked[z] = rq && rq->type == JSON_NUM;
-		req[z] = asked[z] ? rq->num : 0;
-		target[z] = c ? json_get_num(c, "target") : 0;
+		asked[z] = c && c->requested_set;
+		req[z] = asked[z] ? c->requested : 0;
+		target[z] = c ? c->target : 0;
 	}
 }
 
 int bootparams_from_record(FILE *f, const struct hp_record *r)
 {
-	const struct json_val *nodes = json_get(&r->v, "nodes"),
-			      *sizes = json_get(&r->v, "sizes");
+	const struct record_run *run = &r->run;
 	uint64_t kb[HP_MAX_SIZES], req[HP_MAX_SIZES], target[HP_MAX_SIZES];
 	bool asked[HP_MAX_SIZES];
 	struct boot_rows *b;
 
-	if (!nodes || !nodes->n || !sizes || !sizes->n || sizes->n > HP_MAX_SIZES)
+	if (!run->nnodes || !run->nsizes || run->nsizes > HP_MAX_SIZES)
 		return -EINVAL;
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
-	b->nsizes = sizes->n;
-	for (unsigned z = 0; z < sizes->n; z++)
-		b->row[z].kb = kb[z] = json_get_num(&sizes->kids[z], "kb");
-	for (unsigned i = 0; i < nodes->n; i++) {
-		struct kparams_node k = {.nsizes = sizes->n,
+	b->nsizes = run->nsizes;
+	for (unsigned z = 0; z < run->nsizes; z++)
+		b->row[z].kb = kb[z] = run->sizes[z].kb;
+	for (unsigned i = 0; i < run->nnodes; i++) {
+		struct kparams_node k = {.nsizes = run->nsizes,
 					 .kb = kb,
 					 .asked = asked,
 					 .requested = req,
 					 .target = target};
 
-		record_node(&nodes->kids[i], &k, asked, req, target);
-		rows_add(b, (unsigned)json_get_num(&nodes->kids[i], "node"), &k);
+		node_cells(&run->nodes[i], &k, asked, req, target);
+		rows_add(b, (unsigned)run->nodes[i].node, &k);
 	}
-	rows_put(f, b, nodes->n > 1, false);
+	rows_put(f, b, run->nnodes > 1, run->vmemmap.on);
 	free(b);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include "idset.h"
 #include "parse.h"
 #include "report.h"
+#include "result.h"
 #include "setlist.h"
 
 /* (printable: a setting's bytes must not drive the terminal it is shown on; the
@@ -411,7 +412,7 @@ static void plan_json(struct json_out *j, const struct hp_topology *t,
 				json_null(j, "requested");
 			json_u64(j, "target", c->target);
 			json_u64(j, "threads", c->workers);
-			json_str(j, "cut", plan_cut_name(c->cut));
+			json_str(j, "cut", result_cause_name(result_cut_cause(c->cut)));
 			json_u64(j, "granularity", c->granularity);
 			if (c->rounded)
 				json_u64(j, "unrounded", c->unrounded);

@@ -1,15 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * adapt.c - pure: the number of workers a node settles at (adapt.h, doc/threads.md).
- *
- * Grow: from a small power of two near a quarter of the ceiling, double while a
- * doubling raises the node's rate by ADAPT_GAIN or more, past one smaller gain, not
- * past a fall. Shrink: when growing from the start did not pay, halve while fewer
- * workers do as well. Refine: narrow the bracket of measured counts around the best
- * one, a midpoint at a time, while a count in it may beat the best by more than the
- * noise and by more than the step costs. Settle at the best count measured; the workers
- * beyond it are retired (they keep what they hold).
- */
+/* adapt.c - pure: the number of workers a node settles at (adapt.h, doc/threads.md). */
 #include <stdio.h>
 #include <string.h>
 
@@ -307,6 +297,13 @@ static bool doubtful(const struct adapt *a, unsigned k)
 		   (uint64_t)MIN(measured(a, lo), measured(a, hi)) * (100 - ADAPT_DOUBT);
 }
 
+/* Grow: from a small power of two near a quarter of the ceiling, double while a
+ * doubling raises the node's rate by ADAPT_GAIN or more, past one smaller gain, not
+ * past a fall. Shrink: when growing from the start did not pay, halve while fewer
+ * workers do as well. Refine: narrow the bracket of measured counts around the best
+ * one, a midpoint at a time, while a count in it may beat the best by more than the
+ * noise and by more than the step costs. Settle at the best count measured; the
+ * workers beyond it are retired (they keep what they hold). */
 unsigned adapt_step(struct adapt *a, double rate)
 {
 	unsigned prev = a->last, i;

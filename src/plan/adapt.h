@@ -1,15 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * adapt.h - pure: how many workers a node should have, found while it works. The
- * node's reservation rate is measured with its workers from a small start, their
- * count doubled while that raises the rate by a meaningful margin and halved while
- * fewer workers do as well, the bracket around the best count is narrowed while a
- * step may gain more than it costs, counts near the best are told apart by careful
- * (longer) measures, and the workers beyond the best are retired: the knee, which
- * differs from machine to machine (doc/threads.md). A measure that contradicts the
- * others is taken once more first. A settled node whose rate falls, or whose work
- * would end well after the other nodes', searches again.
- */
+/* adapt.h - pure: how many workers a node should have, found while it works: the knee
+ * of its reservation rate, which differs between machines (doc/threads.md). */
 #ifndef HUGEPAR_ADAPT_H
 #define HUGEPAR_ADAPT_H
 
@@ -103,7 +94,12 @@ struct adapt {
  * when the count is fixed (threads = N). A ceiling of 1 has nothing to measure. */
 void adapt_init(struct adapt *a, unsigned ceiling, bool fixed);
 /* The node's rate over the last stretch with a->workers at work: the worker count to
- * go on with (more, the same, or fewer: the ones added last are retired). */
+ * go on with (more, the same, or fewer: the ones added last are retired). From a
+ * small start the count is doubled while that raises the rate by a meaningful margin
+ * and halved while fewer workers do as well; the bracket around the best count is
+ * narrowed while a step may gain more than it costs, counts near the best are told
+ * apart by careful (longer) measures, and the workers beyond the best are retired.
+ * A measure that contradicts the others is taken once more first. */
 unsigned adapt_step(struct adapt *a, double pages_per_s);
 /* A settled node's rate over the last ADAPT_WATCH_MS, and whether its work would end
  * ADAPT_LAG after the median node's: true when the search begins again from the count

@@ -88,19 +88,6 @@ void cellnote_of(const struct hp_cell *c, char *buf, size_t len)
 	}
 }
 
-const char *plan_cut_name(enum hp_cut c)
-{
-	static const char *const names[] = {
-	    [HP_CUT_NONE] = "",
-	    [HP_CUT_KEEP_FREE] = "keep_free",
-	    [HP_CUT_MEMORY] = "free_memory",
-	    [HP_CUT_GROW] = "grow_mode",
-	    [HP_CUT_NO_MEMORY] = "no_memory",
-	};
-
-	return (unsigned)c < ARRAY_SIZE(names) ? names[c] : "?";
-}
-
 const char *plan_cut_note(enum hp_cut c)
 {
 	static const char *const notes[] = {

@@ -19,9 +19,7 @@ void cellnote_of(const struct hp_cell *c, char *buf, size_t len);
 void cellnote_cut(uint64_t cut, uint64_t of, char *buf, size_t len);
 
 
-/* A cut as the JSON and the record name it ("keep_free", "free_memory", ...), and in
- * words ("capped by keep_free"). */
-const char *plan_cut_name(enum hp_cut c);
+/* A cut in words ("capped by keep_free"); its name is its cause's (result.h). */
 const char *plan_cut_note(enum hp_cut c);
 
 #endif

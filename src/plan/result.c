@@ -28,12 +28,79 @@ int result_method_parse(const char *s, enum hp_method *m)
 	return 0;
 }
 
+static const char *const status_names[] = {
+    [HP_STATUS_OK] = "ok",
+    [HP_STATUS_PARTIAL] = "partial",
+    [HP_STATUS_CAPPED] = "capped",
+    [HP_STATUS_FAILED] = "failed",
+    [HP_STATUS_DISABLED] = "disabled",
+    [HP_STATUS_UNCHANGED] = "unchanged",
+};
+
 const char *result_status_name(enum hp_status s)
 {
-	static const char *const names[] = {"ok",     "partial",  "capped",
-					    "failed", "disabled", "unchanged"};
+	return (unsigned)s < ARRAY_SIZE(status_names) ? status_names[s] : "?";
+}
 
-	return s < ARRAY_SIZE(names) ? names[s] : "?";
+int result_status_parse(const char *s, enum hp_status *st)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(status_names); i++)
+		if (strcmp(s, status_names[i]) == 0) {
+			*st = (enum hp_status)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* Each cause: the record's word, and the reason's words where they are its own. */
+static const struct {
+	const char *name, *text;
+} causes[] = {
+    [HP_CAUSE_NONE] = {"", ""},
+    [HP_CAUSE_KEEP_FREE] = {"keep_free", ""},
+    [HP_CAUSE_FREE_MEMORY] = {"free_memory", ""},
+    [HP_CAUSE_NO_MEMORY] = {"no_memory", ""},
+    [HP_CAUSE_GROW_MODE] = {"grow_mode", ""},
+    [HP_CAUSE_DEADLINE] = {"deadline", "deadline reached"},
+    [HP_CAUSE_INTERRUPTED] = {"interrupted", "interrupted"},
+    [HP_CAUSE_OUT_OF_MEMORY] = {"out_of_memory", "node out of memory"},
+    [HP_CAUSE_KERNEL_ERROR] = {"kernel_error", ""},
+    [HP_CAUSE_SIZE_ERROR] = {"size_error", ""},
+    [HP_CAUSE_BIND] = {"bind", ""},
+    [HP_CAUSE_IN_USE] = {"in_use", ""},
+};
+
+const char *result_cause_name(enum hp_cause c)
+{
+	return (unsigned)c < ARRAY_SIZE(causes) ? causes[c].name : "";
+}
+
+const char *result_cause_text(enum hp_cause c)
+{
+	return (unsigned)c < ARRAY_SIZE(causes) ? causes[c].text : "";
+}
+
+int result_cause_parse(const char *s, enum hp_cause *c)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(causes); i++)
+		if (strcmp(s, causes[i].name) == 0) {
+			*c = (enum hp_cause)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+enum hp_cause result_cut_cause(enum hp_cut c)
+{
+	static const enum hp_cause cut_causes[] = {
+	    [HP_CUT_NONE] = HP_CAUSE_NONE,
+	    [HP_CUT_KEEP_FREE] = HP_CAUSE_KEEP_FREE,
+	    [HP_CUT_MEMORY] = HP_CAUSE_FREE_MEMORY,
+	    [HP_CUT_GROW] = HP_CAUSE_GROW_MODE,
+	    [HP_CUT_NO_MEMORY] = HP_CAUSE_NO_MEMORY,
+	};
+
+	return (unsigned)c < ARRAY_SIZE(cut_causes) ? cut_causes[c] : HP_CAUSE_NONE;
 }
 
 enum hp_status result_cell_status(const struct hp_cell *c, uint64_t achieved)
@@ -55,24 +122,22 @@ enum hp_status result_cell_status(const struct hp_cell *c, uint64_t achieved)
  * there, what ended its size, what stopped the run; otherwise the kernel found no
  * more memory for pages on the node. */
 static const char *short_why(const struct hp_result *res, const struct hp_size_result *sr,
-			     const struct cell_note *nn, const char **cause)
+			     const struct cell_note *nn, enum hp_cause *cause)
 {
 	if (nn->note[0]) {
-		*cause = strcmp(nn->note, "deadline reached") == 0 ? "deadline"
-			 : strcmp(nn->note, "interrupted") == 0	   ? "interrupted"
-								   : "kernel_error";
+		*cause = nn->stop == HP_CAUSE_DEADLINE || nn->stop == HP_CAUSE_INTERRUPTED
+			     ? nn->stop
+			     : HP_CAUSE_KERNEL_ERROR;
 		return nn->note;
 	}
 	if (sr->failure[0]) {
-		*cause = "size_error";
+		*cause = HP_CAUSE_SIZE_ERROR;
 		return sr->failure;
 	}
-	if (res->timed_out || res->interrupted) {
-		*cause = res->timed_out ? "deadline" : "interrupted";
-		return res->timed_out ? "deadline reached" : "interrupted";
-	}
-	*cause = "out_of_memory";
-	return "node out of memory";
+	*cause = res->timed_out	    ? HP_CAUSE_DEADLINE
+		 : res->interrupted ? HP_CAUSE_INTERRUPTED
+				    : HP_CAUSE_OUT_OF_MEMORY;
+	return result_cause_text(*cause);
 }
 
 static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
@@ -88,9 +153,9 @@ static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
 	r->workers = *nn;
 	r->status = result_cell_status(c, r->achieved);
 	r->reason[0] = '\0';
-	r->cause = "";
+	r->cause = HP_CAUSE_NONE;
 	if (r->status == HP_STATUS_CAPPED) {
-		r->cause = plan_cut_name(c->cut);
+		r->cause = result_cut_cause(c->cut);
 		cellnote_of(c, note, sizeof(note));
 		snprintf(r->reason, sizeof(r->reason), "%llu of %llu requested: %s",
 			 (unsigned long long)c->target, (unsigned long long)c->requested,
@@ -105,7 +170,7 @@ static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
 		/* Pages that landed on the node anyway do not make a failed bind ok: on
 		 * another kernel, or with other work beside, they would not have. */
 		r->status = HP_STATUS_PARTIAL;
-		r->cause = "bind";
+		r->cause = HP_CAUSE_BIND;
 		snprintf(r->reason, sizeof(r->reason),
 			 "a thread could not bind itself to the node: %s",
 			 strerror(-nn->bind_err));
@@ -113,12 +178,12 @@ static void judge_cell(const struct hp_result *res, const struct hp_cell *c,
 		/* The kernel keeps pages in use as surplus until they are freed: the
 		 * pool is smaller, but the memory is not back yet. */
 		r->status = HP_STATUS_PARTIAL;
-		r->cause = "in_use";
+		r->cause = HP_CAUSE_IN_USE;
 		snprintf(r->reason, sizeof(r->reason),
 			 "%llu pages in use stay as surplus until freed",
 			 (unsigned long long)kept);
 	} else if (c->cut == HP_CUT_GROW) {
-		r->cause = plan_cut_name(c->cut);
+		r->cause = result_cut_cause(c->cut);
 		cellnote_of(c, r->reason, sizeof(r->reason));
 	} else if (r->status == HP_STATUS_OK) {
 		/* a share rounded: by how much, though it is no shortfall */

@@ -24,6 +24,23 @@ enum hp_status {
 	HP_STATUS_UNCHANGED, /* per cell: nothing was asked */
 };
 
+/* Why a cell is not ok (doc/record.md: nodes[].sizes[].cause); result_cause_name()
+ * gives the record's word, result_cause_text() the words of a reason. */
+enum hp_cause {
+	HP_CAUSE_NONE,		/* "": ok, or nothing to say */
+	HP_CAUSE_KEEP_FREE,	/* capped: the node keeps that much free */
+	HP_CAUSE_FREE_MEMORY,	/* capped: no more free memory in the initramfs */
+	HP_CAUSE_NO_MEMORY,	/* a node without memory */
+	HP_CAUSE_GROW_MODE,	/* a larger pool kept (ok) */
+	HP_CAUSE_DEADLINE,	/* the deadline came first */
+	HP_CAUSE_INTERRUPTED,	/* a signal stopped the run */
+	HP_CAUSE_OUT_OF_MEMORY, /* the kernel found no more memory for pages */
+	HP_CAUSE_KERNEL_ERROR,	/* a write of the node's pool refused */
+	HP_CAUSE_SIZE_ERROR,	/* the size's work failed as a whole */
+	HP_CAUSE_BIND,		/* a thread could not bind itself to the node */
+	HP_CAUSE_IN_USE,	/* an exact shrink met pages in use */
+};
+
 /* What the engine saw on one node and size, for the reason. */
 struct cell_note {
 	uint64_t ms;		  /* time spent there */
@@ -35,6 +52,7 @@ struct cell_note {
 	uint32_t nrates;
 	struct adapt_rate rates[ADAPT_MAX_RATES]; /* what it measured */
 	char workers_why[96];
+	enum hp_cause stop; /* with a note: deadline, interrupted, else kernel_error */
 };
 
 struct hp_cell_result {
@@ -45,8 +63,7 @@ struct hp_cell_result {
 	uint64_t ms;
 	enum hp_status status;
 	char reason[160];
-	/* why it is not ok, as a word (doc/record.md: nodes[].sizes[].cause), or "" */
-	const char *cause;
+	enum hp_cause cause; /* why it is not ok */
 };
 
 struct hp_size_result {
@@ -93,7 +110,15 @@ struct hp_result {
 
 const char *result_method_name(enum hp_method m);
 int result_method_parse(const char *s, enum hp_method *m);
+/* The words of the record and of the output, each enum's one table. */
 const char *result_status_name(enum hp_status s);
+int result_status_parse(const char *s, enum hp_status *st);
+const char *result_cause_name(enum hp_cause c);
+int result_cause_parse(const char *s, enum hp_cause *c);
+/* The cause of a cell the plan cut ("keep_free", "free_memory", ...). */
+enum hp_cause result_cut_cause(enum hp_cut c);
+/* A cause in a reason's words ("deadline reached"), or "" where the reason says more. */
+const char *result_cause_text(enum hp_cause c);
 
 /* A cell's status from its plan and what it holds now. */
 enum hp_status result_cell_status(const struct hp_cell *c, uint64_t achieved);

@@ -1,12 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * setters.c - pure: what the other setters of the pools will do to hugepar's pools
- * (setters.h). The kernel's boot-time pools (hugepages= on its command line) come
- * before hugepar's run, which counts them as the pool before; systemd-sysctl's
- * vm.nr_hugepages and dpdk.service come after the root switch, and resize a whole
- * pool: the kernel then adds or frees the difference over the nodes in turn
- * (doc/kernel-notes.md), whatever hugepar placed where. doc/setters.md has the rules.
- */
+/* setters.c - pure: what the other setters of the pools will do to hugepar's pools
+ * (setters.h; the rules in doc/setters.md). */
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -415,6 +409,11 @@ static void dpdk_item(const struct setfile *e, const struct setters_pools *p,
 	    s->in_force ? nodes : "", s->in_force ? ")" : "");
 }
 
+/* The kernel's boot-time pools (hugepages= on its command line) come before
+ * hugepar's run, which counts them as the pool before; systemd-sysctl's
+ * vm.nr_hugepages and dpdk.service come after the root switch, and resize a whole
+ * pool: the kernel then adds or frees the difference over the nodes in turn
+ * (doc/kernel-notes.md), whatever hugepar placed where. */
 void setters_judge(const struct setfiles *files, const char *cmdline,
 		   const struct setters_pools *p, struct hp_setters *out)
 {

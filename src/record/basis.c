@@ -4,17 +4,16 @@
 #include <string.h>
 
 #include "basis.h"
-#include "json.h"
 #include "macros.h"
 #include "read.h"
 #include "text.h"
 
 /* The record's node of an id, or NULL. */
-static const struct json_val *record_node(const struct json_val *nodes, unsigned id)
+static const struct record_node *node_of(const struct record_run *run, unsigned id)
 {
-	for (unsigned i = 0; nodes && i < nodes->n; i++)
-		if (json_get_num(&nodes->kids[i], "node") == id)
-			return &nodes->kids[i];
+	for (unsigned i = 0; i < run->nnodes; i++)
+		if (run->nodes[i].node == id)
+			return &run->nodes[i];
 	return NULL;
 }
 
@@ -23,47 +22,44 @@ static const struct json_val *record_node(const struct json_val *nodes, unsigned
  * what it added (a later run that lowered a pool, hugepar-ignition.service's, ran
  * after the initramfs's first). A plan of the next boot counts them out: that boot
  * starts without them. A record of format 3 and before has no own pages: none. */
-static uint64_t own_before(const struct json_val *cell, uint64_t before)
+static uint64_t own_before(const struct record_cell *cell, uint64_t before)
 {
-	const struct json_val *own = json_get(cell, "own");
-	uint64_t achieved = json_get_num(cell, "achieved"), o;
+	uint64_t o;
 
-	if (!own || own->type != JSON_NUM)
+	if (!cell->own_set)
 		return 0;
-	o = (uint64_t)own->num + before;
-	return o > achieved ? MIN(o - achieved, before) : 0;
+	o = cell->own + before;
+	return o > cell->achieved ? MIN(o - cell->achieved, before) : 0;
 }
 
 /* The free memory and the pools of each node as the record's run found them: every
  * node of the machine must be in it, with every size. */
-static bool take_basis(struct hp_topology *t, const struct json_val *nodes)
+static bool take_basis(struct hp_topology *t, const struct record_run *run)
 {
 	for (unsigned n = 0; n < t->nnodes; n++) {
-		const struct json_val *nd = record_node(nodes, t->nodes[n].id);
-		const struct json_val *zs = json_get(nd, "sizes");
+		const struct record_node *nd = node_of(run, t->nodes[n].id);
 
-		if (!nd || !zs || zs->n != t->nsizes)
+		if (!nd || !nd->cells_listed || nd->ncells != t->nsizes)
 			return false;
 		for (unsigned z = 0; z < t->nsizes; z++) {
 			char sz[16];
 
 			text_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-			if (strcmp(json_get_str(&zs->kids[z], "size"), sz))
+			if (strcmp(nd->cells[z].size, sz))
 				return false;
 		}
 	}
 	for (unsigned n = 0; n < t->nnodes; n++) {
-		const struct json_val *nd = record_node(nodes, t->nodes[n].id);
+		const struct record_node *nd = node_of(run, t->nodes[n].id);
 
-		t->nodes[n].mem_free = json_get_num(nd, "mem_free");
+		t->nodes[n].mem_free = nd->mem_free;
 		for (unsigned z = 0; z < t->nsizes; z++) {
-			const struct json_val *cell = &json_get(nd, "sizes")->kids[z];
 			struct hp_pool *pool = &t->nodes[n].pool[z];
 
-			pool->nr = json_get_num(cell, "before");
+			pool->nr = nd->cells[z].before;
 			pool->surplus = 0;
 			pool->free = pool->nr;
-			t->nodes[n].own[z] = own_before(cell, pool->nr);
+			t->nodes[n].own[z] = own_before(&nd->cells[z], pool->nr);
 		}
 	}
 	return true;
@@ -72,39 +68,36 @@ static bool take_basis(struct hp_topology *t, const struct json_val *nodes)
 void basis_read(struct record_basis *b, struct hp_topology *t, const char *dir, bool now)
 {
 	struct hp_record r;
-	const struct json_val *init;
 
 	*b = (struct record_basis){.dir = dir, .now_asked = now};
 	if (now || !t->boot_id[0] || record_read(dir, &r))
 		return;
-	init = json_get(&r.v, "initramfs");
-	if (init && init->type == JSON_BOOL && init->b &&
-	    strcmp(json_get_str(&r.v, "boot_id"), t->boot_id) == 0 &&
-	    take_basis(t, json_get(&r.v, "nodes"))) {
+	if (r.run.initramfs && strcmp(r.run.boot_id, t->boot_id) == 0 &&
+	    take_basis(t, &r.run)) {
 		b->boot = true;
-		b->boot_ms = json_get_num(&r.v, "started_boot_ms");
+		b->boot_ms = r.run.started_boot_ms;
 	}
 	record_unload(&r);
 }
 
 /* One pool's own pages now: the record's, less what the pool lost since it was
  * written, as if it lost hugepar's first (what is left is then the others' for sure). */
-static uint64_t own_now(const struct json_val *cell, uint64_t now)
+static uint64_t own_now(const struct record_cell *cell, uint64_t now)
 {
-	uint64_t own = json_get_num(cell, "own"), left = json_get_num(cell, "achieved");
+	uint64_t own = cell->own, left = cell->achieved;
 	uint64_t theirs = left - MIN(own, left);
 
 	return MIN(own, now > theirs ? now - theirs : 0);
 }
 
 /* The own pages of the record's cell (node n) of the size it names. */
-static void own_cell(struct hp_topology *t, unsigned n, const struct json_val *cell)
+static void own_cell(struct hp_topology *t, unsigned n, const struct record_cell *cell)
 {
 	char sz[16];
 
 	for (unsigned z = 0; z < t->nsizes; z++) {
 		text_size_kb(t->sizes[z].kb, sz, sizeof(sz));
-		if (strcmp(json_get_str(cell, "size"), sz) == 0)
+		if (strcmp(cell->size, sz) == 0)
 			t->nodes[n].own[z] =
 			    own_now(cell, pool_persistent(&t->nodes[n].pool[z]));
 	}
@@ -116,14 +109,12 @@ void basis_own_read(struct hp_topology *t, const char *dir)
 
 	if (!t->boot_id[0] || record_read(dir, &r))
 		return;
-	if (strcmp(json_get_str(&r.v, "boot_id"), t->boot_id) == 0)
+	if (strcmp(r.run.boot_id, t->boot_id) == 0)
 		for (unsigned n = 0; n < t->nnodes; n++) {
-			const struct json_val *zs =
-			    json_get(record_node(json_get(&r.v, "nodes"), t->nodes[n].id),
-				     "sizes");
+			const struct record_node *nd = node_of(&r.run, t->nodes[n].id);
 
-			for (unsigned i = 0; zs && i < zs->n; i++)
-				own_cell(t, n, &zs->kids[i]);
+			for (unsigned i = 0; nd && i < nd->ncells; i++)
+				own_cell(t, n, &nd->cells[i]);
 		}
 	record_unload(&r);
 }

@@ -17,19 +17,16 @@
 void compare_pools(const struct hp_record *r, const struct hp_topology *t, FILE *out,
 		   struct pool_check *pc)
 {
-	const struct json_val *nodes = json_get(&r->v, "nodes");
-
 	memset(pc, 0, sizeof(*pc));
-	for (unsigned i = 0; nodes && i < nodes->n; i++) {
-		const struct json_val *nd = &nodes->kids[i], *zs = json_get(nd, "sizes");
-		unsigned id = (unsigned)json_get_num(nd, "node");
+	for (unsigned i = 0; i < r->run.nnodes; i++) {
+		const struct record_node *nd = &r->run.nodes[i];
+		unsigned id = (unsigned)nd->node;
 		int n = topology_node_index(t, id);
 
-		for (unsigned k = 0; zs && k < zs->n; k++) {
-			const struct json_val *c = &zs->kids[k],
-					      *rq = json_get(c, "requested");
-			const char *sz = json_get_str(c, "size");
-			uint64_t achieved = json_get_num(c, "achieved"), bytes, live = 0;
+		for (unsigned k = 0; k < nd->ncells; k++) {
+			const struct record_cell *c = &nd->cells[k];
+			const char *sz = c->size;
+			uint64_t achieved = c->achieved, bytes, live = 0;
 			int z = parse_bytes(sz, &bytes)
 				    ? -1
 				    : topology_size_index(t, bytes / 1024);
@@ -47,14 +44,15 @@ void compare_pools(const struct hp_record *r, const struct hp_topology *t, FILE 
 						id, sz, (unsigned long long)live,
 						(unsigned long long)achieved);
 			}
-			if (rq && rq->type == JSON_NUM && !rq->neg && live < rq->num) {
+			if (c->requested_set && !c->requested_neg &&
+			    live < c->requested) {
 				pc->shortc++;
 				if (out)
 					fprintf(out,
 						"hugepar: node %u %s: %llu of %llu pages "
 						"asked for\n",
 						id, sz, (unsigned long long)live,
-						(unsigned long long)rq->num);
+						(unsigned long long)c->requested);
 			}
 		}
 	}

@@ -7,37 +7,33 @@
 
 #include "file.h"
 #include "json.h"
-#include "macros.h"
-#include "parse.h"
 #include "read.h"
+#include "result.h"
 #include "settings.h"
 #include "text.h"
 
 /* Larger than the record of any machine: 1024 nodes and their measures take ~2 MiB. */
 #define HP_RECORD_MAX (64u << 20)
 
+/* A run's status: any but a cell's own (unchanged). */
 static int status_of(const char *name)
 {
-	static const char *const names[] = {"ok", "partial", "capped", "failed",
-					    "disabled"};
+	enum hp_status st;
 
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (strcmp(name, names[i]) == 0)
-			return (int)i;
-	return -EINVAL;
+	return result_status_parse(name, &st) || st == HP_STATUS_UNCHANGED ? -EINVAL
+									   : (int)st;
 }
 
 /* Whether the settings files a record's run used are still what they are now; the
  * initramfs holds copies made when it was built, so a change needs a new one. */
 void record_check_settings(const struct hp_record *r, const char *config)
 {
-	const struct json_val *set = json_get(&r->v, "settings");
-	const char *used = json_get_str(set, "digest");
+	const char *used = r->run.settings.digest;
 	struct hp_settings now;
 	char digest[64];
 
 	if (!config)
-		config = json_get_str(set, "config");
+		config = r->run.settings.config;
 	if (!used[0] || !config[0])
 		return;
 	settings_init(&now);
@@ -95,7 +91,8 @@ int record_parse(struct hp_record *r, char *text, size_t len)
 	r->text = text;
 	/* a NUL ends the text the parser sees: whatever follows it would pass unread */
 	if (strlen(text) != len || json_parse(text, &r->v) ||
-	    (r->status = status_of(json_get_str(&r->v, "status"))) < 0) {
+	    (r->status = status_of(json_get_str(&r->v, "status"))) < 0 ||
+	    record_run_read(&r->v, &r->run)) {
 		json_free(&r->v); /* parsed, but not a record */
 		free(text);
 		r->text = NULL;
@@ -106,17 +103,10 @@ int record_parse(struct hp_record *r, char *text, size_t len)
 
 void record_unload(struct hp_record *r)
 {
-	if (r->text)
+	if (r->text) {
+		record_run_free(&r->run);
 		json_free(&r->v);
+	}
 	free(r->text);
 	memset(r, 0, sizeof(*r));
-}
-
-/* A count the record names one way now and another in format 2 (threads were
- * "workers" there). */
-uint64_t record_num(const struct json_val *v, const char *name, const char *old)
-{
-	const struct json_val *m = json_get(v, name);
-
-	return m && m->type == JSON_NUM ? m->num : json_get_num(v, old);
 }

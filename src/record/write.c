@@ -245,7 +245,7 @@ static void cell_json(struct json_out *j, const struct full *a, unsigned n, unsi
 	json_u64(j, "ms", cr->ms);
 	json_str(j, "status", result_status_name(cr->status));
 	json_str(j, "reason", cr->reason);
-	json_str(j, "cause", cr->cause ? cr->cause : "");
+	json_str(j, "cause", result_cause_name(cr->cause));
 	json_close(j, '}');
 }
 

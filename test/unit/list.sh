@@ -4,7 +4,7 @@
 # (no build): what `build/unit --list` prints. A test is declared by
 # UNIT_TEST(NAME, "DESCRIPTION") in test/unit/MODULE.c (MODULE: the path of the module
 # it tests, kernel/path) (test/unit/unit.h), the string
-# on the same line or the next; modules in byte order, tests in their file's order.
+# on the same line or the next ones; modules in byte order, tests in their file's order.
 cd "$(dirname "$0")" || exit 1
 LC_ALL=C
 export LC_ALL
@@ -16,8 +16,10 @@ awk '
 	}
 	/^UNIT_TEST\(/ {
 		t = $0
-		if (t !~ /"\)$/ && (getline more) > 0)
+		while (t !~ /"\)$/ && (getline more) > 0) {
+			sub(/^[ \t]+/, "", more)
 			t = t more
+		}
 		name = t
 		sub(/^UNIT_TEST\(/, "", name)
 		sub(/,.*/, "", name)

@@ -158,11 +158,11 @@ static void fixture_result(void)
 	F.cr[2] = (struct hp_cell_result){
 	    .achieved = 1536, .ms = 90, .status = HP_STATUS_CAPPED};
 	strcpy(F.cr[2].reason, "1536 of 2000 requested: capped by keep_free");
-	F.cr[2].cause = "keep_free";
+	F.cr[2].cause = HP_CAUSE_KEEP_FREE;
 	F.cr[3] =
 	    (struct hp_cell_result){.achieved = 1, .ms = 40, .status = HP_STATUS_PARTIAL};
 	strcpy(F.cr[3].reason, "1 of 2: deadline reached");
-	F.cr[3].cause = "deadline";
+	F.cr[3].cause = HP_CAUSE_DEADLINE;
 
 	F.rec.n = 2;
 	F.rec.fix[0] =

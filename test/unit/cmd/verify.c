@@ -63,6 +63,7 @@ UNIT_TEST(compare, "the pools now against the record: drift and short cells said
 
 	machine();
 	CHECK(json_parse(RECORD, &r.v) == 0);
+	CHECK(record_run_read(&r.v, &r.run) == 0);
 	out = compare(&r, &pc);
 	CHECK(pc.cells == 4 && pc.drift == 1 && pc.shortc == 1);
 	CHECK(strcmp(out,
@@ -89,13 +90,16 @@ UNIT_TEST(compare, "the pools now against the record: drift and short cells said
 	/* no output asked for: counts only */
 	compare_pools(&r, &T, NULL, &pc);
 	CHECK(pc.cells == 4 && pc.drift == 1 && pc.shortc == 1);
+	record_run_free(&r.run);
 	json_free(&r.v);
 
 	/* a record without nodes */
 	CHECK(json_parse("{\"status\": \"failed\"}", &r.v) == 0);
+	CHECK(record_run_read(&r.v, &r.run) == 0);
 	out = compare(&r, &pc);
 	CHECK(pc.cells == 0 && pc.drift == 0 && pc.shortc == 0 && out[0] == '\0');
 	free(out);
+	record_run_free(&r.run);
 	json_free(&r.v);
 }
 
@@ -141,7 +145,7 @@ UNIT_TEST(run, "hugepar verify: on_short, the textfile, no record")
 		CHECK(!"mkdtemp");
 		return;
 	}
-	CHECK(json_parse(RECORD, &r.v) == 0);
+	CHECK(json_parse(RECORD, &r.v) == 0 && record_run_read(&r.v, &r.run) == 0);
 	settings_init(&s);
 	free(s.textfile);
 	snprintf(file, sizeof(file), "%s/hugepar.prom", dir);
@@ -193,6 +197,7 @@ UNIT_TEST(run, "hugepar verify: on_short, the textfile, no record")
 	free(out);
 
 	settings_free(&s);
+	record_run_free(&r.run);
 	json_free(&r.v);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -65,17 +65,21 @@ UNIT_TEST(stop, "the deadline, then a stop request: the note says which")
 	CHECK(!job_out_of_time(&j) && !j.rep.timed_out && !j.rep.interrupted);
 	j.deadline = 0;
 	CHECK(job_out_of_time(&j) && j.rep.timed_out && !j.rep.interrupted);
-	CHECK(strcmp(job_stopped_why(&j), "deadline reached") == 0);
+	job_note_stopped(&j, 1);
+	CHECK(strcmp(notes[1].note, "deadline reached") == 0 &&
+	      notes[1].stop == HP_CAUSE_DEADLINE);
 	j.rep.timed_out = 0;
 	j.deadline = sys_mono_ms() + 3600 * 1000;
 	stop_install();
 	raise(SIGTERM);
 	CHECK(job_out_of_time(&j) && j.rep.interrupted && !j.rep.timed_out);
-	CHECK(strcmp(job_stopped_why(&j), "interrupted") == 0);
+	job_note_stopped(&j, 1);
+	CHECK(strcmp(notes[1].note, "interrupted") == 0 &&
+	      notes[1].stop == HP_CAUSE_INTERRUPTED);
 
 	job_note(&j, 1, "%s after %d pages", "stopped", 12);
 	CHECK(strcmp(notes[1].note, "stopped after 12 pages") == 0 &&
-	      notes[0].note[0] == 0);
+	      notes[1].stop == HP_CAUSE_KERNEL_ERROR && notes[0].note[0] == 0);
 	memset(long_, 'x', sizeof(long_) - 1);
 	long_[sizeof(long_) - 1] = '\0';
 	job_note(&j, 0, "%s", long_);

@@ -86,9 +86,14 @@ static int from_record(const char *json, char **text)
 	*text = NULL;
 	if (json_parse(json, &r.v))
 		return -999;
+	if (record_run_read(&r.v, &r.run)) {
+		json_free(&r.v);
+		return -998;
+	}
 	f = open_memstream(text, &len);
 	rc = bootparams_from_record(f, &r);
 	fclose(f);
+	record_run_free(&r.run);
 	json_free(&r.v);
 	return rc;
 }

@@ -88,10 +88,12 @@ UNIT_TEST(record, "a record's metrics, in the text format, line for line")
 	char want[8192], *got;
 
 	CHECK(json_parse(RECORD, &r.v) == 0);
+	CHECK(record_run_read(&r.v, &r.run) == 0);
 	snprintf(want, sizeof(want), "%s%s", TEXT_RUN, TEXT_CELLS);
 	got = text_of(&r, NULL);
 	CHECK(same(got, want));
 	free(got);
+	record_run_free(&r.run);
 	json_free(&r.v);
 }
 
@@ -107,10 +109,12 @@ UNIT_TEST(live, "the pools now, a line per cell; gone nodes and sizes left out")
 	nodes[0].pool[0] = (struct hp_pool){.nr = 120, .surplus = 20};
 	nodes[1].pool[0] = (struct hp_pool){.nr = 5};
 	CHECK(json_parse(RECORD, &r.v) == 0);
+	CHECK(record_run_read(&r.v, &r.run) == 0);
 	snprintf(want, sizeof(want), "%s%s%s", TEXT_RUN, TEXT_LIVE, TEXT_CELLS);
 	got = text_of(&r, &t);
 	CHECK(same(got, want));
 	free(got);
+	record_run_free(&r.run);
 	json_free(&r.v);
 
 	/* a node the machine no longer has, a size it does not offer: no live line */
@@ -118,6 +122,7 @@ UNIT_TEST(live, "the pools now, a line per cell; gone nodes and sizes left out")
 			 "{\"node\": 0, \"sizes\": [{\"size\": \"1G\"}, {\"size\": "
 			 "\"2M\"}]}]}",
 			 &r.v) == 0);
+	CHECK(record_run_read(&r.v, &r.run) == 0);
 	got = text_of(&r, &t);
 	CHECK(strstr(
 	    got,
@@ -125,6 +130,7 @@ UNIT_TEST(live, "the pools now, a line per cell; gone nodes and sizes left out")
 		"hugepar_live_pages",
 		"Persistent huge pages in the node's pool now.") "hugepar_live_pages{node=\"0\",size=\"2M\"} 100\n#"));
 	free(got);
+	record_run_free(&r.run);
 	json_free(&r.v);
 }
 
@@ -137,6 +143,7 @@ UNIT_TEST(empty, "a record with no cells still gives every metric's head")
 
 	CHECK(json_parse("{\"status\": \"failed\", \"sizes\": [], \"nodes\": []}",
 			 &r.v) == 0);
+	CHECK(record_run_read(&r.v, &r.run) == 0);
 	got = text_of(&r, NULL);
 	CHECK(strstr(got, "hugepar_info{version=\"\",kernel=\"\"} 1\n"));
 	CHECK(strstr(got, "hugepar_run_status{status=\"failed\"} 1\n"));
@@ -147,5 +154,6 @@ UNIT_TEST(empty, "a record with no cells still gives every metric's head")
 						      "the mode.")));
 	CHECK(strstr(got, "{node=") == NULL);
 	free(got);
+	record_run_free(&r.run);
 	json_free(&r.v);
 }

@@ -78,8 +78,8 @@ UNIT_TEST(judge, "a coordinator killed, pages in use, an engine note: each cell'
 		  0);
 	CHECK(rc[1].status == HP_STATUS_PARTIAL &&
 	      strcmp(rc[1].reason, "3 pages in use stay as surplus until freed") == 0);
-	CHECK(strcmp(rc[0].cause, "size_error") == 0 &&
-	      strcmp(rc[1].cause, "in_use") == 0);
+	CHECK(strcmp(result_cause_name(rc[0].cause), "size_error") == 0 &&
+	      strcmp(result_cause_name(rc[1].cause), "in_use") == 0);
 	CHECK(res.status == HP_STATUS_PARTIAL);
 	/* a note of the engine's wins; an overcommit left raised fails the run */
 	snprintf(notes[0].note, sizeof(notes[0].note), "nr_hugepages write failed: EIO");
@@ -87,26 +87,29 @@ UNIT_TEST(judge, "a coordinator killed, pages in use, an engine note: each cell'
 	res.sizes[0].restore_failed = true;
 	result_judge(&res, &p, notes, 0);
 	CHECK(strcmp(rc[0].reason, "4 of 10: nr_hugepages write failed: EIO") == 0);
-	CHECK(strcmp(rc[0].cause, "kernel_error") == 0 && strcmp(rc[1].cause, "") == 0);
+	CHECK(strcmp(result_cause_name(rc[0].cause), "kernel_error") == 0 &&
+	      strcmp(result_cause_name(rc[1].cause), "") == 0);
 	CHECK(rc[1].status == HP_STATUS_OK && res.status == HP_STATUS_FAILED);
 	/* the deadline, a signal, the free memory and keep_free, each a word */
 	snprintf(notes[0].note, sizeof(notes[0].note), "deadline reached");
+	notes[0].stop = HP_CAUSE_DEADLINE;
 	result_judge(&res, &p, notes, 0);
-	CHECK(strcmp(rc[0].cause, "deadline") == 0);
+	CHECK(strcmp(result_cause_name(rc[0].cause), "deadline") == 0);
 	notes[0].note[0] = '\0';
+	notes[0].stop = HP_CAUSE_NONE;
 	res.sizes[0].failure[0] = '\0';
 	res.interrupted = true;
 	result_judge(&res, &p, notes, 0);
-	CHECK(strcmp(rc[0].cause, "interrupted") == 0 &&
+	CHECK(strcmp(result_cause_name(rc[0].cause), "interrupted") == 0 &&
 	      strcmp(rc[0].reason, "4 of 10: interrupted") == 0);
 	res.interrupted = false;
 	result_judge(&res, &p, notes, 0);
-	CHECK(strcmp(rc[0].cause, "out_of_memory") == 0);
+	CHECK(strcmp(result_cause_name(rc[0].cause), "out_of_memory") == 0);
 	cells[0].target = 4;
 	cells[0].cut = HP_CUT_MEMORY;
 	result_judge(&res, &p, notes, 0);
 	CHECK(rc[0].status == HP_STATUS_CAPPED &&
-	      strcmp(rc[0].cause, "free_memory") == 0 &&
+	      strcmp(result_cause_name(rc[0].cause), "free_memory") == 0 &&
 	      strcmp(rc[0].reason, "4 of 10 requested: capped by free memory") == 0);
 }
 
@@ -132,8 +135,8 @@ UNIT_TEST(judge_bind, "a worker that could not bind makes its node partial, not 
 	result_judge(&res, &p, notes, 0);
 	CHECK(rc[0].status == HP_STATUS_PARTIAL &&
 	      strcmp(rc[0].reason, "4 of 10: node out of memory") == 0);
-	CHECK(strcmp(rc[0].cause, "out_of_memory") == 0);
+	CHECK(strcmp(result_cause_name(rc[0].cause), "out_of_memory") == 0);
 	rc[0].achieved = 10;
 	result_judge(&res, &p, notes, 0);
-	CHECK(strcmp(rc[0].cause, "bind") == 0);
+	CHECK(strcmp(result_cause_name(rc[0].cause), "bind") == 0);
 }
