@@ -22,6 +22,7 @@ ASK="rd.hugepar.pages=2M:200 rd.hugepar.threads=2"
 tcase grow "parallel growth on two nodes: pools, method and workers recorded"
 tcase vmemmap "the default turns the vmemmap optimization on before the first page: every page optimized; per-node writes from Linux 6.10 to 7.0"
 tcase vmemmap-keep "keep, a kernel without it, one that had it on: left as it was, and said"
+tcase vmemmap-cmdline "hugepar cmdline adds hugetlb_free_vmemmap=on where the kernel's own pages would be optimized"
 tcase vmemmap-cost "the simulated kernel: the optimization costs time per page, one page at a time: more workers do not share it out"
 for rel in 6.1.0 6.12.0; do
 	tcase "free-$rel" "$rel: free pages already in the pool are held, the workers do the growth" t_free "$rel"
@@ -197,6 +198,13 @@ t_vmemmap() {
 	expect_eq "each node's figure" "$(field '[.nodes[].sizes[0].vmemmap_freed_kb]') $(field .vmemmap.freed_kb)" "[2800,2800] 5600"
 	expect_eq "per-node writes, and why" "$(field '.sizes[0] | .method + ": " + .method_note')" \
 		"serial: auto: vmemmap optimization on: a write optimizes pages together, a worker one by one"
+	"$HP" --sysroot "$M" status -d "$REC" >"$M.status" 2>&1
+	expect_eq "status says it, per node" "$(grep '^Vmemmap' "$M.status")" \
+		"Vmemmap optimization: on (turned on by hugepar): 5.5M of page descriptors given back (28 kB a 2M page); node 0 2.7M, node 1 2.7M"
+	"$HP" --sysroot "$M" status -d "$REC" --format=prometheus >"$M.prom" 2>&1
+	expect_eq "Prometheus: on, and each node's bytes" \
+		"$(grep -E '^hugepar_vmemmap_(on|node_freed_bytes\{node="[01]",size="2M"\})' "$M.prom" | awk '{ print $2 }' | tr '\n' ' ')" \
+		"1 2867200 2867200 "
 	# a second run: already on, left on; its pages are optimized too
 	run --cmdline "rd.hugepar.pages=2M:150"
 	expect_eq "a later run: was on, left on" "$(cat "$M/proc/sys/vm/hugetlb_optimize_vmemmap") $(field .vmemmap.why) $(optimized)" "1 was_on 150 150"
@@ -229,6 +237,18 @@ t_vmemmap_keep() {
 	two vmemmap-none 6.1.0
 	run --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.vmemmap=optimize"
 	expect_eq "a kernel without it: said" "$(field '.vmemmap | "\(.on) \(.why)"') $(pools)" "false absent 100 100"
+}
+
+# kparams RELEASE VMEMMAP SETTINGS: hugepar cmdline on a two-node machine of that kernel
+kparams() {
+	two "vmemmap-cmdline" "$1" ${2:+"vmemmap $2"}
+	"$HP" --sysroot "$M" cmdline --now --config /dev/null --cmdline "rd.hugepar.pages=2M:100 $3" 2>&1
+}
+t_vmemmap_cmdline() {
+	expect_eq "Linux 6.1, auto" "$(kparams 6.1.0 0)" "hugetlb_free_vmemmap=on hugepagesz=2M hugepages=0:100,1:100"
+	expect_eq "Linux 6.1, keep" "$(kparams 6.1.0 0 rd.hugepar.vmemmap=keep)" "hugepagesz=2M hugepages=0:100,1:100"
+	expect_eq "Linux 6.12, auto: not there" "$(kparams 6.12.0 0)" "hugepagesz=2M hugepages=0:100,1:100"
+	expect_eq "a kernel without it" "$(kparams 6.1.0 "")" "hugepagesz=2M hugepages=0:100,1:100"
 }
 
 # The cost model: 2000 pages a node reserved by workers, with the optimization on and

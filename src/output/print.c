@@ -194,6 +194,36 @@ static void show_setters(FILE *f, const struct record_run *run,
 /* The text form: the record's strings are the settings' and the kernel's, and a
  * terminal must not be driven by what a setting holds (an escape sequence, a
  * control character): written to a buffer, then put out printable. */
+/* The vmemmap optimization, where the run had it on or tried: what came back, in all
+ * (the kernel's count where it keeps one) and per node. */
+static void show_vmemmap(FILE *f, const struct record_run *run)
+{
+	const struct record_vmemmap *v = &run->vmemmap;
+	char b[32];
+
+	if (!v->listed || (!v->on && !v->error[0] && strcmp(v->setting, "optimize")))
+		return;
+	if (v->error[0] || !v->on) {
+		fprintf(f, "\nVmemmap optimization: off (%s%s%s)\n", v->why, v->error[0] ? ": " : "",
+			v->error);
+		return;
+	}
+	text_bytes((uint64_t)(v->freed_kb > 0 ? v->freed_kb : 0) * 1024, b, sizeof(b));
+	fprintf(f, "\nVmemmap optimization: on (%s): %s of page descriptors given back (%s)",
+		strcmp(v->why, "turned_on") ? "on before hugepar" : "turned on by hugepar", b,
+		strcmp(v->source, "kernel") ? "28 kB a 2M page" : "the kernel's count");
+	for (unsigned n = 0; n < run->nnodes; n++) {
+		uint64_t kb = 0;
+
+		for (unsigned i = 0; i < run->nodes[n].ncells; i++)
+			kb += run->nodes[n].cells[i].vmemmap_freed_kb;
+		text_bytes(kb * 1024, b, sizeof(b));
+		fprintf(f, "%snode %llu %s", n ? ", " : "; ",
+			(unsigned long long)run->nodes[n].node, b);
+	}
+	fputc('\n', f);
+}
+
 static void print_text(FILE *f, const struct hp_record *r, const struct hp_setters *now)
 {
 	const struct record_run *run = &r->run;
@@ -221,6 +251,7 @@ static void print_text(FILE *f, const struct hp_record *r, const struct hp_sette
 	show_notes(f, run);
 	if (!disabled) {
 		show_sizes(f, run);
+		show_vmemmap(f, run);
 		if (show_nodes(f, run))
 			show_rounded(f, run);
 	}

@@ -37,7 +37,7 @@ static void cell(FILE *f, const char *name, const struct record_node *nd,
 }
 
 /* The figures of a cell that are gauges. */
-enum cell_figure { FIG_REQUESTED, FIG_TARGET, FIG_ACHIEVED, FIG_BEFORE, FIG_MS };
+enum cell_figure { FIG_REQUESTED, FIG_TARGET, FIG_ACHIEVED, FIG_BEFORE, FIG_MS, FIG_VMEMMAP };
 
 /* A cell's figure; false where it has none ("requested": null when nothing was
  * asked). */
@@ -58,6 +58,9 @@ static bool figure(const struct record_cell *c, enum cell_figure fig, uint64_t *
 		break;
 	case FIG_MS:
 		*out = c->ms;
+		break;
+	case FIG_VMEMMAP:
+		*out = c->vmemmap_freed_kb * 1024;
 		break;
 	}
 	return true;
@@ -172,6 +175,14 @@ void prometheus_record(FILE *f, const struct hp_record *r, const struct hp_topol
 	      "Persistent huge pages in the pool before the run.");
 	cells(f, run, "hugepar_reserve_duration_seconds", FIG_MS,
 	      "Time spent reserving on the node for the size.");
+	head(f, "hugepar_vmemmap_on",
+	     "1 when the kernel's vmemmap optimization was on while the run reserved.");
+	fprintf(f, "hugepar_vmemmap_on %d\n", run->vmemmap.on);
+	head(f, "hugepar_vmemmap_freed_bytes",
+	     "Page descriptors given back by the run, the kernel's count where it keeps one.");
+	fprintf(f, "hugepar_vmemmap_freed_bytes %lld\n", (long long)run->vmemmap.freed_kb * 1024);
+	cells(f, run, "hugepar_vmemmap_node_freed_bytes", FIG_VMEMMAP,
+	      "Page descriptors the node's new pages of the size gave back (vmemmap).");
 	if (live)
 		live_pages(f, run, live);
 	cell_states(f, run);

@@ -14,14 +14,28 @@
 static const char RECORD[] =
     "{\"version\": \"0.2\", \"kernel\": \"a\\\"b\\\\c\\nd\", \"status\": \"partial\", "
     "\"duration_ms\": 1250, \"started_unix\": 1700000000, \"workers\": 3, "
+    "\"vmemmap\": {\"on\": true, \"freed_kb\": 2548, \"source\": \"kernel\"}, "
     "\"sizes\": [{\"size\": \"2M\", \"ms\": 1200}], "
     "\"nodes\": [{\"node\": 0, \"sizes\": [{\"size\": \"2M\", \"before\": 10, "
     "\"requested\": 100, \"target\": 100, \"achieved\": 100, \"ms\": 150, "
-    "\"status\": \"ok\"}]}, "
+    "\"vmemmap_freed_kb\": 2520, \"status\": \"ok\"}]}, "
     "{\"node\": 2, \"sizes\": [{\"size\": \"2M\", \"before\": 0, \"requested\": null, "
     "\"target\": 0, \"achieved\": 0, \"ms\": 7, \"status\": \"unchanged\"}]}]}";
 
 #define HEAD(name, help) "# HELP " name " " help "\n# TYPE " name " gauge\n"
+
+/* The kernel's count (2548 kB) and the cells' (90 pages of 28 kB on node 0). */
+#define TEXT_VMEMMAP                                                                     \
+	HEAD("hugepar_vmemmap_on",                                                       \
+	     "1 when the kernel's vmemmap optimization was on while the run reserved.")  \
+	"hugepar_vmemmap_on 1\n" HEAD("hugepar_vmemmap_freed_bytes",                     \
+				      "Page descriptors given back by the run, the "     \
+				      "kernel's count where it keeps one.")              \
+	    "hugepar_vmemmap_freed_bytes 2609152\n" HEAD(                                \
+		"hugepar_vmemmap_node_freed_bytes",                                      \
+		"Page descriptors the node's new pages of the size gave back (vmemmap).") \
+		"hugepar_vmemmap_node_freed_bytes{node=\"0\",size=\"2M\"} 2580480\n"        \
+		"hugepar_vmemmap_node_freed_bytes{node=\"2\",size=\"2M\"} 0\n"
 
 static const char TEXT_RUN
     [] = HEAD("hugepar_info", "The hugepar run that made the record.") "hugepar_info{version=\"0.2\",kernel=\"a\\\"b\\\\c\\nd\"} 1\n" HEAD("hugepar_run_status", "The run's outcome: 1 for its status, 0 for the others.") "hugepar_run_status{status=\"ok\"} 0\n"
@@ -40,7 +54,7 @@ static const char TEXT_RUN
 																																																																																																																	     "hugepar_reserve_duration_seconds",
 																																																																																																																	     "Time spent reserving on the node for "
 																																																																																																																	     "the size.") "hugepar_reserve_duration_seconds{node=\"0\",size=\"2M\"} 0.150\n"
-																																																																																																																			  "hugepar_reserve_duration_seconds{node=\"2\",size=\"2M\"} 0.007\n";
+																																																																																																																			  "hugepar_reserve_duration_seconds{node=\"2\",size=\"2M\"} 0.007\n" TEXT_VMEMMAP;
 
 static const char TEXT_LIVE[] = HEAD(
     "hugepar_live_pages",
