@@ -242,7 +242,7 @@ stopped() {
 # PANIC the panic that stopped it. LIMIT: the seconds it may take (600; twice that on
 # arm64).
 run_qemu() {
-	local name=$1 img=$I/$2.img limit=${LIMIT:-600} machine try qemu
+	local name=$1 img=$I/$2.img limit=${LIMIT:-600} machine try qemu started early=${EARLY:-240}
 	qemu_numa "${SHAPE[$3]}"
 	rm -rf "${I:?}/$name"
 	mkdir -p "$I/$name"
@@ -254,7 +254,7 @@ run_qemu() {
 	arm64)
 		# shellcheck disable=SC2054 # (QEMU's own commas)
 		machine=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on -bios "$FIRMWARE_ARM64")
-		limit=$((limit * 2))
+		limit=$((limit * 2)) early=$((early * 2))
 		;;
 	*) machine=(qemu-system-x86_64 -machine q35 -cpu max -bios "$FIRMWARE") ;;
 	esac
@@ -263,8 +263,9 @@ run_qemu() {
 	# TCG, before any user space ran; the boot suite meets it too), and the guest
 	# then waits forever: QEMU is stopped once the serial log says the kernel
 	# panicked, and the boot is tried once more, the first try's log kept as
-	# CASE.try1.log. A panic of the boot's own making (init killed, memory ran out, a
-	# crash asked for with sysrq) is not tried again.
+	# CASE.try1.log; so is a kernel that never starts the initramfs. A panic of the
+	# boot's own making (init killed, memory ran out, a crash asked for with sysrq) is
+	# not tried again.
 	for try in 1 2; do
 		rm -f "$I/$name.report" "$I/$name.log"
 		truncate -s 64M "$I/$name.report"
@@ -274,10 +275,18 @@ run_qemu() {
 			-device virtio-blk-pci,drive=report,serial=hpreport "${EXTRA[@]}" \
 			-display none -monitor none -serial "file:$I/$name.log" -no-reboot >/dev/null 2>&1 &
 		qemu=$!
-		PANIC=""
+		PANIC="" started=$SECONDS
 		while kill -0 "$qemu" 2>/dev/null; do
 			PANIC=$(grep -a 'Kernel panic - not syncing' "$I/$name.log" 2>/dev/null |
 				grep -v 'sysrq triggered crash' | head -n 1 | tr -d '\r')
+			# A kernel that hangs in its own start never runs the initramfs: Debian
+			# unstable's 7.2 stopped after "smpboot: Total of 3 processors
+			# activated" on a busy host (calibrate_delay_direct() failing). A boot
+			# starts it within a minute here; EARLY seconds without it is a hang.
+			if [ -z "$PANIC" ] && [ $((SECONDS - started)) -ge "$early" ] &&
+				! grep -aq 'Run /init as init process' "$I/$name.log" 2>/dev/null; then
+				PANIC="Kernel panic - not syncing: no initramfs started in $early s (a hang in the kernel's start)"
+			fi
 			if [ -n "$PANIC" ]; then
 				sleep 2 # the rest of the panic's lines
 				kill "$qemu" 2>/dev/null
