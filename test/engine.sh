@@ -22,6 +22,7 @@ ASK="rd.hugepar.pages=2M:200 rd.hugepar.threads=2"
 tcase grow "parallel growth on two nodes: pools, method and workers recorded"
 tcase vmemmap "the default turns the vmemmap optimization on before the first page: every page optimized; per-node writes from Linux 6.10 to 7.0"
 tcase vmemmap-keep "keep, a kernel without it, one that had it on: left as it was, and said"
+tcase vmemmap-shrink "a shrink the kernel refuses for want of memory for the descriptors: the pages left in the pool, said"
 tcase vmemmap-cmdline "hugepar cmdline adds hugetlb_free_vmemmap=on where the kernel's own pages would be optimized"
 tcase vmemmap-cost "the simulated kernel: the optimization costs time per page, one page at a time: more workers do not share it out"
 for rel in 6.1.0 6.12.0; do
@@ -237,6 +238,20 @@ t_vmemmap_keep() {
 	two vmemmap-none 6.1.0
 	run --cmdline "rd.hugepar.pages=2M:100 rd.hugepar.vmemmap=optimize"
 	expect_eq "a kernel without it: said" "$(field '.vmemmap | "\(.on) \(.why)"') $(pools)" "false absent 100 100"
+}
+
+# Node 0 full but for 30 kB once 100 optimized pages are made: an exact shrink to 50
+# cannot rebuild the descriptors (28 kB a page, above the kernel's minimum); Linux 6.1
+# keeps the pages as surplus, which the run turns back into pool pages, and says so.
+t_vmemmap_shrink() {
+	machine vmemmap-shrink "sizes 2048 1048576" "release 6.1.0" "vmemmap 0" \
+		"node 0 cpus 0-3 mem 1G free 202030K" "node 1 cpus 4-7 mem 8G free 7G"
+	run --cmdline "rd.hugepar.pages=2M:100@0 rd.hugepar.keep_free=0"
+	expect_eq "100 optimized pages fill node 0" "$(pools) $(optimized)" "100 0 100 0"
+	run --cmdline "rd.hugepar.pages=2M:50@0 rd.hugepar.keep_free=0 rd.hugepar.mode=exact"
+	expect_eq "the shrink refused: the pool as it was, no surplus left" \
+		"$(pools) $(glob surplus_hugepages)" "100 0 0"
+	check "said, in the record" grep -q "the kernel kept 50 pages it could not free" "$REC/status.json"
 }
 
 # kparams RELEASE VMEMMAP SETTINGS: hugepar cmdline on a two-node machine of that kernel

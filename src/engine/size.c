@@ -22,6 +22,24 @@
 #include "stop.h"
 #include "sys.h"
 
+/* After a node's shrink: pages the kernel could not free but kept as surplus, which
+ * no one holds (Linux 6.1, an optimized page without memory on its node to rebuild
+ * its descriptors: doc/kernel-notes.md), become pool pages again, as they were: a
+ * write of the node's count does it, allocating nothing. */
+static void shrink_kept(struct size_job *j, unsigned n)
+{
+	uint64_t before = j->t->nodes[n].pool[j->z].surplus, kept;
+	struct hp_pool p;
+
+	if (hugetlb_node(j->t->nodes[n].id, j->kb, &p) || p.surplus <= before)
+		return;
+	kept = p.surplus - before;
+	if (hugetlb_set_node(j->t->nodes[n].id, j->kb, pool_persistent(&p) + kept) == 0)
+		job_note(j, n, "the kernel kept %llu pages it could not free (no memory "
+			       "on the node to rebuild their page descriptors): left in the pool",
+			 (unsigned long long)kept);
+}
+
 /* Per-node writes of the targets, one node after the other: the shrinks (exact
  * mode) or the growth. have: each node's persistent count, where the caller has just
  * read it (UINT64_MAX where it could not), kept true after each write; NULL: each
@@ -54,6 +72,8 @@ static uint64_t run_serial(struct size_job *j, bool shrink, uint64_t *have)
 			continue;
 		}
 		rc = job_node_write(j, n, c->target, j->deadline);
+		if (!rc && shrink)
+			shrink_kept(j, n);
 		if (rc)
 			job_note(j, n, "nr_hugepages write failed: %s", strerror(-rc));
 		else if (job_out_of_time(j))

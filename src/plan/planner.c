@@ -344,7 +344,7 @@ static void plan_node(const struct hp_settings *s, const struct hp_topology *t,
 		need = c->requested - c->current;
 		/* an optimized page gives its descriptors back to the node at once */
 		cost = psz - p->vmemmap.saving_kb[z] * 1024;
-		maxnew = avail / cost;
+		maxnew = avail >= psz ? 1 + (avail - psz) / cost : 0; /* whole, then given */
 		if (need > maxnew) {
 			/* A cap moves with free memory, boot to boot: round it too. */
 			c->cut =

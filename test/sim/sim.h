@@ -162,6 +162,9 @@ double sim_page_seconds(unsigned n, unsigned z, int k);
 /* A page of size z made (step 1) or freed (-1) on node n: the bytes of descriptors it
  * gave back, or takes back, with the vmemmap optimization (0 without). */
 uint64_t sim_vmemmap_page(unsigned n, unsigned z, int step);
+/* Whether freeing an optimized page of size z on node n fails for want of memory to
+ * rebuild its descriptors: the kernel (6.1) then keeps it, as a surplus page. */
+bool sim_vmemmap_refuses(unsigned n, unsigned z);
 /* What exit does for process pid, now; and for every holder whose process is gone. */
 void sim_exit_pid(pid_t pid);
 void sim_reap(void);

@@ -275,6 +275,8 @@ int sim_remove_pool_page(unsigned z, unsigned long mask, bool acct_surplus)
 			return -1;
 		p = &sim_cur->nodes[n].pool[z];
 		if ((!acct_surplus || p->surplus) && p->free) {
+			if (!acct_surplus && sim_vmemmap_refuses(n, z))
+				return p->surplus++, n; /* kept, as surplus (Linux 6.1) */
 			p->free--;
 			sim_page_destroy(n, z, acct_surplus);
 			return n;

@@ -103,6 +103,14 @@ uint64_t sim_vmemmap_page(unsigned n, unsigned z, int step)
 	return 0;
 }
 
+bool sim_vmemmap_refuses(unsigned n, unsigned z)
+{
+	/* the kernel asks for the pages without retrying, so not below its minimum
+	 * watermark: 64 kB stands in for it */
+	return sim_cur->nodes[n].optimized[z] &&
+	       sim_cur->nodes[n].mem_free < vmemmap_pages(z) * 4096 + 65536;
+}
+
 /* An allocator's rate with the vmemmap optimization on: each page costs besides the
  * time to give its descriptors back, which the kernel does one page at a time over
  * the machine (a flush of every CPU's TLB): with 'busy' allocators at work, each

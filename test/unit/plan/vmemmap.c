@@ -97,13 +97,14 @@ UNIT_TEST(no_saving, "a size whose descriptors fill one page gives nothing back:
 }
 
 /* A node whose free memory fits 1000 pages less its floor only with the descriptors
- * each page gives back: planned as the run will find it. */
+ * each page gives back: planned as the run will find it (the last page needs its
+ * whole 2 MiB free before it gives 28 kB back). */
 UNIT_TEST(plan_counts, "the plan counts what optimized pages give back: a share that fits only so is planned")
 {
 	struct hp_settings s;
 	struct hp_topology t;
 	struct hp_plan p;
-	uint64_t fit = 1000 * (UINT64_C(2048) - 28) * 1024 + (UINT64_C(512) << 20);
+	uint64_t fit = (2048 + 999 * (UINT64_C(2048) - 28)) * 1024 + (UINT64_C(512) << 20);
 
 	settings_init(&s);
 	kernel(&t, "6.1.0", true, false);
@@ -114,6 +115,11 @@ UNIT_TEST(plan_counts, "the plan counts what optimized pages give back: a share 
 	CHECK(p.vmemmap.turn_on && plan_cell(&p, 0, 0)->target == 1000 &&
 	      plan_cell(&p, 0, 0)->cut == HP_CUT_NONE);
 	plan_free(&p);
+	node0.mem_free -= 1024; /* 1 kB short of it: 999 */
+	CHECK(plan_make(&s, &t, &p) == 0);
+	CHECK(plan_cell(&p, 0, 0)->target < 1000);
+	plan_free(&p);
+	node0.mem_free += 1024;
 	keys_set(&s, "vmemmap", "keep", "t", false);
 	CHECK(plan_make(&s, &t, &p) == 0);
 	CHECK(!p.vmemmap.on && plan_cell(&p, 0, 0)->target < 1000 &&
