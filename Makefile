@@ -343,6 +343,7 @@ bench:
 	bench/sim1g.sh
 	bench/qemu.sh
 	bench/idle.sh
+	bench/vmemmap.sh
 	bench/arm64.sh
 	bench/plot.sh
 
