@@ -218,7 +218,7 @@ root_setter() {
 }
 
 make_root() {
-	local r=$B/root
+	local r=$B/root g
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,sbin,usr/sbin,usr/bin,proc,sys,dev,run,tmp,etc}
 	cp "$(command -v busybox)" "$r/bin/busybox"
@@ -236,10 +236,7 @@ make_root() {
 	# when the host has none: status finds them unchanged since the boot read them
 	cp "$TOP/config/hugepar.conf" "$r/etc/hugepar.conf"
 	cp "$TOP/bench/guest.sh" "$r/bench.sh"
-	cp "$TOP/test/guest-rules.sh" "$r/rules.sh"
-	cp "$TOP/test/guest-after.sh" "$r/after.sh"
-	cp "$TOP/test/guest-capped.sh" "$r/capped.sh"
-	cp "$TOP/test/guest-vmemmap.sh" "$r/vmemmap.sh"
+	for g in rules after capped vmemmap; do cp "$TOP/test/guest-$g.sh" "$r/$g.sh"; done
 	[ "${mode:-}" = demo ] || root_setter "$r" # the demo shows hugepar alone
 	cat >"$r/sbin/init" <<'INIT'
 #!/bin/sh

@@ -22,18 +22,21 @@
 #include "stop.h"
 #include "sys.h"
 
-/* After a node's shrink: pages the kernel could not free but kept as surplus, which
- * no one holds (Linux 6.1, an optimized page without memory on its node to rebuild
- * its descriptors: doc/kernel-notes.md), become pool pages again, as they were: a
- * write of the node's count does it, allocating nothing. */
+/* After a node's shrink: pages the kernel could not free but kept as surplus, free
+ * (Linux 6.1, an optimized page without memory on its node to rebuild its
+ * descriptors: doc/kernel-notes.md), become pool pages again, as they were: a write
+ * of the node's count does it, allocating nothing. Pages in use that the shrink made
+ * surplus are not free: they stay so, and go when they are freed. The free surplus
+ * is at least the free pages beyond the persistent ones. */
 static void shrink_kept(struct size_job *j, unsigned n)
 {
 	uint64_t before = j->t->nodes[n].pool[j->z].surplus, kept;
 	struct hp_pool p;
 
-	if (hugetlb_node(j->t->nodes[n].id, j->kb, &p) || p.surplus <= before)
+	if (hugetlb_node(j->t->nodes[n].id, j->kb, &p) || p.surplus <= before ||
+	    p.free <= pool_persistent(&p))
 		return;
-	kept = p.surplus - before;
+	kept = MIN(p.surplus - before, p.free - pool_persistent(&p));
 	if (hugetlb_set_node(j->t->nodes[n].id, j->kb, pool_persistent(&p) + kept) == 0)
 		job_note(j, n, "the kernel kept %llu pages it could not free (no memory "
 			       "on the node to rebuild their page descriptors): left in the pool",
